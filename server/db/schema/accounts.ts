@@ -1,0 +1,75 @@
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ksefEnvironmentEnum, modeEnum } from './enums';
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  id: text().primaryKey(), // usr_…
+  email: text().notNull().unique(),
+  passwordHash: text().notNull(),
+  createdAt: createdAt(),
+});
+
+export const accounts = pgTable('accounts', {
+  id: text().primaryKey(), // acct_…
+  email: text(),
+  platform: text({ enum: ['api', 'shopplatform'] }).notNull().default('api'),
+  liveEnabled: boolean().notNull().default(false),
+  disabledAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: text().notNull().references(() => users.id),
+    accountId: text().notNull().references(() => accounts.id),
+    role: text({ enum: ['owner', 'member'] }).notNull().default('owner'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.accountId] })],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text().primaryKey(), // key_…
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    /** Shown in lists so a person can tell keys apart: `sk_test_` plus 4 characters. */
+    prefix: text().notNull(),
+    /** SHA-256 of the whole key, hex; the key itself is never stored. */
+    hash: text().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_hash_uq').on(t.hash), index('api_keys_account_idx').on(t.accountId, t.mode)],
+);
+
+/** Everything that differs between test and live mode of one account. */
+export const accountModes = pgTable(
+  'account_modes',
+  {
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    sellerNip: text(),
+    sellerName: text(),
+    sellerAddress1: text(),
+    sellerAddress2: text(),
+    ksefEnvironment: ksefEnvironmentEnum().notNull(),
+    /** AES-256-GCM sealed JSON of the KSeF token or certificate + key (invariant 6). */
+    ksefCredential: text(),
+    ksefCredentialKind: text({ enum: ['token', 'certificate'] }),
+    /** Bumped on every credential change so cached KSeF auth and waiting documents know to retry. */
+    ksefCredentialVersion: integer().notNull().default(0),
+    ksefConnected: boolean().notNull().default(false),
+    ksefCheckError: text().default('not connected'),
+    ksefCheckedAt: timestamp({ withTimezone: true }),
+    planName: text().notNull().default('Unlimited'),
+    monthlyLimit: integer(),
+    createdAt: createdAt(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.mode] })],
+);

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { documentKindEnum, documentStatusEnum, ksefEnvironmentEnum, modeEnum } from './enums';
+
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** The `last_error` object of spec 2.3 as stored (doc_url is added by the serializer). */
+export type StoredError = { type: string; code: string; message: string; param?: string; ksef_code?: number };
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: text().primaryKey(), // inv_… / cor_…
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    kind: documentKindEnum().notNull(),
+    status: documentStatusEnum().notNull().default('pending'),
+    /** For a correction: the corrected invoice. */
+    invoiceId: text(),
+    orderExternalId: text().notNull(),
+    refundExternalId: text(),
+    orderNumber: text(),
+    number: text(),
+    ksefNumber: text(),
+    ksefEnvironment: ksefEnvironmentEnum().notNull(),
+    issueDate: text(), // YYYY-MM-DD, Europe/Warsaw
+    currency: text(),
+    totalGrossGrosze: bigint({ mode: 'number' }),
+    buyerNip: text(),
+    buyerEmail: text(),
+    /** The normalised order or refund (integer grosze), as validated at intake. */
+    input: jsonb().notNull(),
+    /** NBP table A rate used for a foreign-currency document: { rate, date, table }. */
+    exchangeRate: jsonb(),
+    lastError: jsonb().$type<StoredError>(),
+    fa3Xml: text(),
+    xmlSha256: text(),
+    ksefSessionRef: text(),
+    ksefInvoiceRef: text(),
+    upoXml: text(),
+    pdfToken: text(),
+    pdfFileId: text(),
+    mailStatus: text({ enum: ['not_needed', 'pending', 'sent', 'failed'] }),
+    mailError: text(),
+    attempts: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    seq: bigserial({ mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('documents_order_uq').on(t.accountId, t.mode, t.orderExternalId).where(sql`kind = 'invoice'`),
+    uniqueIndex('documents_refund_uq').on(t.accountId, t.mode, t.refundExternalId).where(sql`kind = 'correction'`),
+    uniqueIndex('documents_seq_uq').on(t.seq),
+    uniqueIndex('documents_pdf_token_uq').on(t.pdfToken),
+    index('documents_newest_idx').on(t.accountId, t.mode, t.seq.desc()),
+    index('documents_invoice_idx').on(t.invoiceId),
+    index('documents_status_idx').on(t.accountId, t.mode, t.status),
+  ],
+);
+
+export const documentTransitions = pgTable(
+  'document_transitions',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    documentId: text().notNull().references(() => documents.id),
+    fromStatus: documentStatusEnum(),
+    toStatus: documentStatusEnum().notNull(),
+    error: jsonb().$type<StoredError>(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('document_transitions_doc_idx').on(t.documentId, t.id)],
+);
+
+/** Gapless numbering (invariant 1): one row per account, mode, series and Warsaw month. */
+export const numberCounters = pgTable(
+  'number_counters',
+  {
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    series: text({ enum: ['FV', 'KOR'] }).notNull(),
+    period: text().notNull(), // YYYY-MM
+    value: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.mode, t.series, t.period] })],
+);
+
+export const files = pgTable('files', {
+  id: text().primaryKey(), // file_…
+  documentId: text().notNull().references(() => documents.id),
+  contentType: text().notNull(),
+  filename: text().notNull(),
+  content: bytea().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,20 @@
+import { pgEnum } from 'drizzle-orm/pg-core';
+
+export const modeEnum = pgEnum('mode', ['test', 'live']);
+export const ksefEnvironmentEnum = pgEnum('ksef_environment', ['test', 'demo', 'prod']);
+export const documentKindEnum = pgEnum('document_kind', ['invoice', 'correction']);
+export const documentStatusEnum = pgEnum('document_status', [
+  'pending',
+  'queued',
+  'sending',
+  'accepted',
+  'rejected',
+  'skipped',
+  'waiting_for_plan_limit',
+  'error',
+]);
+
+export type Mode = (typeof modeEnum.enumValues)[number];
+export type KsefEnvironment = (typeof ksefEnvironmentEnum.enumValues)[number];
+export type DocumentKind = (typeof documentKindEnum.enumValues)[number];
+export type DocumentStatus = (typeof documentStatusEnum.enumValues)[number];

@@ -1,0 +1,5 @@
+export * from './enums';
+export * from './accounts';
+export * from './documents';
+export * from './events';
+export * from './infra';

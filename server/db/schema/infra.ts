@@ -1,0 +1,84 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { modeEnum } from './enums';
+
+/** Stripe-style idempotency (spec section 8), scoped to account and mode. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    key: text().notNull(),
+    /** SHA-256 of method, path and body: a different request under the same key is refused. */
+    requestHash: text().notNull(),
+    responseStatus: integer(),
+    responseBody: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.mode, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** Fixed one-minute windows per API key, shared by every web process. */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    bucket: text().notNull(),
+    windowStart: timestamp({ withTimezone: true }).notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
+);
+
+/** KSeF authentication and sessions per (account, mode); secrets sealed like credentials. */
+export const ksefSessions = pgTable(
+  'ksef_sessions',
+  {
+    id: text().primaryKey(), // kss_…
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    kind: text({ enum: ['online', 'batch'] }).notNull(),
+    referenceNumber: text().notNull(),
+    status: text({ enum: ['open', 'closing', 'closed'] }).notNull().default('open'),
+    /** Sealed AES key and IV of the session. */
+    secret: text().notNull(),
+    validUntil: timestamp({ withTimezone: true }),
+    openedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('ksef_sessions_scope_idx').on(t.accountId, t.mode, t.status)],
+);
+
+export const ksefTokens = pgTable(
+  'ksef_tokens',
+  {
+    accountId: text().notNull().references(() => accounts.id),
+    mode: modeEnum().notNull(),
+    credentialVersion: integer().notNull(),
+    /** Sealed JSON { accessToken, accessValidUntil, refreshToken, refreshValidUntil }. */
+    tokens: text().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.mode] })],
+);
+
+/** NBP table A mid rates, keyed by the date asked for (the paid date) so a lookup is one row. */
+export const nbpRates = pgTable(
+  'nbp_rates',
+  {
+    currency: text().notNull(),
+    forDate: text().notNull(), // YYYY-MM-DD asked for
+    effectiveDate: text().notNull(), // the working day the rate is from
+    tableNo: text().notNull(),
+    rate: text().notNull(), // decimal text, 4 places as NBP publishes
+    fetchedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.forDate] })],
+);
+
+/** Liveness of worker processes, so jobs locked by a SIGKILLed worker can be released. */
+export const workerHeartbeats = pgTable('worker_heartbeats', {
+  workerId: text().primaryKey(),
+  startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  lastSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  info: jsonb(),
+});
