@@ -19,3 +19,15 @@ test('an unexpected element is reported with libxml2\'s message', () => {
 test('text that is not XML is reported, not thrown', () => {
   expect(validateXml('<Faktura>', 'fa3').ok).toBe(false);
 });
+
+test('the auth v2-1 schema accepts an unsigned AuthTokenRequest and rejects a wrong context', () => {
+  const doc = (nip: string) =>
+    `<AuthTokenRequest xmlns="http://ksef.mf.gov.pl/auth/token/2.1"><Challenge>20250604-CR-461EA5B000-537A6BA15D-D7</Challenge>` +
+    `<ContextIdentifier><Nip>${nip}</Nip></ContextIdentifier><SubjectIdentifierType>certificateSubject</SubjectIdentifierType></AuthTokenRequest>`;
+  expect(validateXml(doc('5265877635'), 'auth')).toEqual({ ok: true });
+  expect(validateXml(doc('12'), 'auth').ok).toBe(false);
+});
+
+test('exact bytes validate like text', () => {
+  expect(validateXml(Buffer.from(sample(), 'utf8'), 'fa3')).toEqual({ ok: true });
+});
