@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'vitest';
+import { AppError } from '../errors';
+import { computeCorrection, computeTotals } from './totals';
+import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from './types';
+
+const line = (name: string, quantity: number, unitPriceGrosze: number, vatRate: NormalizedLine['vatRate'], discountGrosze = 0): NormalizedLine => ({
+  ref: null, name, sku: null, quantity, unitPriceGrosze, discountGrosze, grossGrosze: quantity * unitPriceGrosze - discountGrosze, vatRate,
+});
+
+// order 4817 of the fixtures
+const order = (): NormalizedOrder => ({
+  externalId: '4817', number: '4817', createdAt: '2026-06-01T19:47:12.000Z', paidAt: '2026-06-01T19:48:03.000Z', currency: 'PLN', paymentMethod: 'transfer',
+  buyer: { nip: '3861610227', name: 'Kreska', address1: 'ul. Piotrkowska 120', address2: null, countryCode: 'PL', email: null, customerNumber: null },
+  lines: [line('Ekspres', 1, 129_900, 23), line('Dzbanek', 3, 5_999, 23), line('Kawa', 2, 8_990, 8)],
+  shipping: [{ ref: null, name: 'Dostawa - Kurier DPD', grossGrosze: 2_000, vatRate: 23 }],
+});
+
+const refund = (over: Partial<NormalizedRefund> = {}): NormalizedRefund => ({
+  externalId: 'r1', reason: null, createdAt: null, shippingGrosze: null, shippingRef: null,
+  lines: [{ ref: null, invoiceLineRef: null, name: 'Dzbanek', sku: null, quantity: 1, unitPriceGrosze: 5_999, vatRate: 23 }],
+  ...over,
+});
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return `${err.code} ${err.param}`;
+    throw err;
+  }
+  return 'no error';
+}
+
+describe('computeTotals', () => {
+  test('fixture 4817: VAT per bucket from gross, not WooCommerce\'s per-line 293.61', () => {
+    const t = computeTotals(order());
+    expect(t.buckets).toEqual([
+      { rate: 23, grossGrosze: 149_897, vatGrosze: 28_030, netGrosze: 121_867 },
+      { rate: 8, grossGrosze: 17_980, vatGrosze: 1_332, netGrosze: 16_648 },
+    ]);
+    expect([t.grossGrosze, t.vatGrosze, t.netGrosze]).toEqual([167_877, 29_362, 138_515]);
+  });
+
+  test('discounts reduce the bucket; 0 % and 5 % get their own buckets', () => {
+    const t = computeTotals({ ...order(), lines: [line('Książka', 2, 4_990, 5, 998), line('Eksport', 1, 10_000, 0)], shipping: [] });
+    expect(t.buckets).toEqual([{ rate: 5, grossGrosze: 8_982, vatGrosze: 428, netGrosze: 8_554 }, { rate: 0, grossGrosze: 10_000, vatGrosze: 0, netGrosze: 10_000 }]);
+  });
+});
+
+describe('computeCorrection', () => {
+  test('refund 4822: one jug and the shipping → -65.03 / -14.96 / -79.99', () => {
+    const c = computeCorrection(order(), [], refund({ shippingGrosze: 2_000 }));
+    expect(c.rows).toEqual([
+      { kind: 'line', ref: null, name: 'Dzbanek', sku: null, quantity: -1, unitPriceGrosze: 5_999, grossGrosze: -5_999, vatRate: 23 },
+      { kind: 'shipping', ref: null, name: 'Dostawa - Kurier DPD', sku: null, quantity: -1, unitPriceGrosze: 2_000, grossGrosze: -2_000, vatRate: 23 },
+    ]);
+    expect(c.buckets).toEqual([{
+      rate: 23, grossGrosze: -7_999, vatGrosze: -1_496, netGrosze: -6_503,
+      before: { rate: 23, grossGrosze: 149_897, vatGrosze: 28_030, netGrosze: 121_867 },
+      after: { rate: 23, grossGrosze: 141_898, vatGrosze: 26_534, netGrosze: 115_364 },
+    }]);
+    expect([c.grossGrosze, c.vatGrosze, c.netGrosze]).toEqual([-7_999, -1_496, -6_503]);
+  });
+
+  test('successive refunds add up to the VAT of the final amount, with no drifting grosze', () => {
+    const o = { ...order(), lines: [line('Kubek', 7, 1_001, 23)], shipping: [] };
+    const one = (id: string) => refund({ externalId: id, lines: [{ ref: null, invoiceLineRef: null, name: 'Kubek', sku: null, quantity: 1, unitPriceGrosze: 1_001, vatRate: 23 }] });
+    const refunds = ['a', 'b', 'c', 'd', 'e', 'f'].map(one);
+    const vats = refunds.map((r, i) => computeCorrection(o, refunds.slice(0, i), r).vatGrosze);
+    const invoiceVat = computeTotals(o).vatGrosze;
+    expect(invoiceVat + vats.reduce((a, b) => a + b, 0)).toBe(computeTotals({ ...o, lines: [line('Kubek', 1, 1_001, 23)] }).vatGrosze);
+    // the per-refund rounding alone would give 187 each: the cumulative method alternates
+    expect(new Set(vats).size).toBe(2);
+  });
+
+  test('returns beyond what remains after earlier corrections are unprocessable', () => {
+    const two = refund({ lines: [{ ref: null, invoiceLineRef: null, name: 'Dzbanek', sku: null, quantity: 2, unitPriceGrosze: 5_999, vatRate: 23 }] });
+    expect(codeOf(() => computeCorrection(order(), [], two))).toBe('no error');
+    expect(codeOf(() => computeCorrection(order(), [two], two))).toBe('order_unprocessable refund.lines[0].quantity');
+    expect(codeOf(() => computeCorrection(order(), [two], refund()))).toBe('no error');
+  });
+
+  test('shipping refunded twice is unprocessable; a partial shipping refund is a price reduction row', () => {
+    const ship = (g: number) => refund({ lines: [], shippingGrosze: g });
+    expect(codeOf(() => computeCorrection(order(), [ship(2_000)], ship(2_000)))).toBe('order_unprocessable refund.shipping.price');
+    const partial = computeCorrection(order(), [], ship(500));
+    expect(partial.rows).toEqual([{ kind: 'shipping', ref: null, name: 'Dostawa - Kurier DPD – obniżka ceny', sku: null, quantity: 1, unitPriceGrosze: -500, grossGrosze: -500, vatRate: 23 }]);
+  });
+
+  test('refunded shipping takes the invoice\'s shipping rate', () => {
+    const o = { ...order(), shipping: [{ ref: null, name: 'Paczkomat', grossGrosze: 1_080, vatRate: 8 as const }] };
+    const c = computeCorrection(o, [], refund({ lines: [], shippingGrosze: 1_080 }));
+    expect(c.buckets.map((b) => [b.rate, b.grossGrosze, b.vatGrosze])).toEqual([[8, -1_080, -80]]);
+  });
+
+  test.each([
+    ['amount-only refund', refund({ lines: [] }), 'order_unprocessable refund'],
+    ['unknown line', refund({ lines: [{ ref: null, invoiceLineRef: null, name: 'Toster', sku: null, quantity: 1, unitPriceGrosze: 100, vatRate: 23 }] }), 'order_unprocessable refund.lines[0]'],
+    ['rate differs from the invoice', refund({ lines: [{ ref: null, invoiceLineRef: null, name: 'Dzbanek', sku: null, quantity: 1, unitPriceGrosze: 5_999, vatRate: 8 }] }), 'order_unprocessable refund.lines[0]'],
+    ['price above the invoiced value', refund({ lines: [{ ref: null, invoiceLineRef: null, name: 'Dzbanek', sku: null, quantity: 3, unitPriceGrosze: 6_000, vatRate: 23 }] }), 'order_unprocessable refund.lines[0].unit_price'],
+  ] as const)('%s → %s', (_, r, expected) => expect(codeOf(() => computeCorrection(order(), [], r))).toBe(expected));
+
+  test('shipping refund of an invoice without shipping is unprocessable', () => {
+    expect(codeOf(() => computeCorrection({ ...order(), shipping: [] }, [], refund({ lines: [], shippingGrosze: 100 })))).toBe('order_unprocessable refund');
+  });
+
+  test('lines linked by reference match even when renamed', () => {
+    const o = { ...order(), lines: [{ ...line('Dzbanek 600', 3, 5_999, 23), ref: 'WC-1-2' }] };
+    const r = refund({ lines: [{ ref: 'WC-9-1', invoiceLineRef: 'WC-1-2', name: 'Dzbanek (renamed)', sku: null, quantity: 1, unitPriceGrosze: 5_999, vatRate: 23 }] });
+    expect(computeCorrection(o, [], r).rows[0]).toMatchObject({ ref: 'WC-9-1', name: 'Dzbanek 600', quantity: -1 });
+  });
+});
