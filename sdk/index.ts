@@ -1,0 +1,6 @@
+export {
+  checkWebhookSignature,
+  verifyWebhookSignature,
+  type WebhookSignatureCheck,
+  type WebhookSignatureFailure,
+} from './verify-webhook-signature';
