@@ -1,0 +1,62 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import type { Scope } from '../db/scope';
+import { inScope } from '../db/scope';
+import { accountModes, accounts } from '../db/schema';
+import { AppError } from '../errors';
+import type { SellerInput } from './create-account';
+
+export type AccountModeRow = typeof accountModes.$inferSelect;
+
+export async function getAccountMode(db: DbOrTx, scope: Scope) {
+  const [row] = await db
+    .select({ mode: accountModes, account: accounts })
+    .from(accountModes)
+    .innerJoin(accounts, eq(accounts.id, accountModes.accountId))
+    .where(inScope(accountModes, scope));
+  if (!row) throw new AppError('resource_missing');
+  return row;
+}
+
+export const isSellerConfigured = (m: Pick<AccountModeRow, 'sellerNip' | 'sellerName' | 'sellerAddress1'>) =>
+  Boolean(m.sellerNip && m.sellerName && m.sellerAddress1);
+
+export async function updateSeller(db: DbOrTx, scope: Scope, seller: SellerInput): Promise<void> {
+  await db
+    .update(accountModes)
+    .set({
+      sellerNip: seller.nip ?? null,
+      sellerName: seller.name ?? null,
+      sellerAddress1: seller.address1 ?? null,
+      sellerAddress2: seller.address2 ?? null,
+      updatedAt: new Date(),
+    })
+    .where(inScope(accountModes, scope));
+}
+
+export async function enableLive(db: DbOrTx, accountId: string): Promise<boolean> {
+  const rows = await db.update(accounts).set({ liveEnabled: true }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  return rows.length > 0;
+}
+
+/** Live plan limit (null = none); test mode is always Unlimited. */
+export async function setMonthlyLimit(db: DbOrTx, accountId: string, limit: number | null): Promise<boolean> {
+  const rows = await db
+    .update(accountModes)
+    .set({ monthlyLimit: limit, planName: limit === null ? 'Unlimited' : `Up to ${limit} invoices a month`, updatedAt: new Date() })
+    .where(and(eq(accountModes.accountId, accountId), eq(accountModes.mode, 'live')))
+    .returning({ id: accountModes.accountId });
+  return rows.length > 0;
+}
+
+/**
+ * Invoices issued (numbered) in the current Europe/Warsaw month. Numbering is gapless, so the month's FV counter
+ * is that count: one row read instead of a scan of the documents.
+ */
+export async function countIssuedThisMonth(db: DbOrTx, scope: Scope): Promise<number> {
+  const rows = await db.execute<{ n: number }>(sql`
+    select value as n from number_counters
+    where account_id = ${scope.accountId} and mode = ${scope.mode} and series = 'FV'
+      and period = to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM')`);
+  return rows[0]?.n ?? 0;
+}
