@@ -1,0 +1,36 @@
+import type { FaultRule } from './faults';
+import type { LimitsMode } from './limits';
+
+export type EmulatorCounters = {
+  requests: Record<string, number>;
+  rateLimited: number;
+  faults: Record<string, number>;
+  invoices: { byNumber: Record<string, number>; byHash: Record<string, number>; accepted: number; rejected: number };
+};
+
+/** Typed client for the emulator's /control endpoints; takes the emulator's KSeF base URL (…/v2) or its origin. */
+export function createEmulatorControl(emulatorUrl: string) {
+  const origin = new URL(emulatorUrl).origin;
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${origin}/control${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`emulator control ${method} ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+  return {
+    /** A KSeF token for the NIP's context, usable with POST /auth/ksef-token. */
+    createCredentials: (nip: string) => call<{ nip: string; token: string; referenceNumber: string }>('POST', '/credentials', { nip }),
+    setFaults: (rules: FaultRule[], seed?: number) => call<{ rules: number }>('PUT', '/faults', { rules, seed }),
+    clearFaults: () => call<void>('DELETE', '/faults'),
+    setLimits: (mode: LimitsMode) => call<{ mode: LimitsMode }>('PUT', '/limits', { mode }),
+    setProcessingDelay: (delayMs: number) => call<{ delayMs: number }>('PUT', '/processing', { delayMs }),
+    setLifetimes: (l: { accessSeconds?: number; refreshSeconds?: number; challengeSeconds?: number }) => call<unknown>('PUT', '/lifetimes', l),
+    counters: () => call<EmulatorCounters>('GET', '/counters'),
+  };
+}
+
+export type EmulatorControl = ReturnType<typeof createEmulatorControl>;

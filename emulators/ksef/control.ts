@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { json, readJson, type Ctx } from './context';
+import { createKsefToken } from './credentials';
+import { setFaults } from './faults';
+import type { Reply } from './kit';
+import { createLimitsState } from './limits';
+
+/** Control endpoints outside the KSeF API (README.md of the emulator): test credentials, faults, limits, counters. */
+const ZCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), description: z.string().min(5).max(256).optional() });
+
+export const ZFaultRule = z.object({
+  endpoint: z.string().min(1),
+  kind: z.enum(['latency', 'error5xx', 'html502', 'html503', 'reset', 'timeout', 'rate429', 'reject', 'stuck']),
+  probability: z.number().min(0).max(1).optional(),
+  times: z.number().int().min(1).optional(),
+  latencyMs: z.number().int().min(0).optional(),
+  status: z.number().int().min(500).max(599).optional(),
+  retryAfterSeconds: z.number().int().min(0).optional(),
+  rejectCode: z.number().int().optional(),
+  rejectDetail: z.string().optional(),
+  stuckSeconds: z.number().min(0).optional(),
+});
+const ZFaults = z.object({ rules: z.array(ZFaultRule), seed: z.number().int().optional() });
+const ZLimits = z.object({ mode: z.enum(['test', 'prod', 'off']) });
+const ZProcessing = z.object({ delayMs: z.number().int().min(0) });
+const ZLifetimes = z.object({ accessSeconds: z.number().positive().optional(), refreshSeconds: z.number().positive().optional(), challengeSeconds: z.number().positive().optional() });
+
+export function createCredentials(ctx: Ctx): Reply {
+  const body = readJson(ctx, ZCredentials);
+  const token = createKsefToken(ctx.state, body.nip, ['InvoiceRead', 'InvoiceWrite', 'CredentialsManage'], body.description ?? 'KSeF Relay emulator token');
+  return json(201, { nip: body.nip, token: token.token, referenceNumber: token.referenceNumber });
+}
+
+export function putFaults(ctx: Ctx): Reply {
+  const body = readJson(ctx, ZFaults);
+  setFaults(ctx.state.faults, body.rules, body.seed);
+  return json(200, { rules: body.rules.length });
+}
+
+export function clearFaults(ctx: Ctx): Reply {
+  setFaults(ctx.state.faults, []);
+  return { status: 204 };
+}
+
+export function putLimits(ctx: Ctx): Reply {
+  ctx.state.limits = createLimitsState(readJson(ctx, ZLimits).mode);
+  return json(200, { mode: ctx.state.limits.mode });
+}
+
+export function putProcessing(ctx: Ctx): Reply {
+  ctx.state.processingDelayMs = readJson(ctx, ZProcessing).delayMs;
+  return json(200, { delayMs: ctx.state.processingDelayMs });
+}
+
+export function putLifetimes(ctx: Ctx): Reply {
+  const body = readJson(ctx, ZLifetimes);
+  const l = ctx.state.lifetimes;
+  if (body.accessSeconds) l.accessMs = body.accessSeconds * 1000;
+  if (body.refreshSeconds) l.refreshMs = body.refreshSeconds * 1000;
+  if (body.challengeSeconds) l.challengeMs = body.challengeSeconds * 1000;
+  return json(200, { accessSeconds: l.accessMs / 1000, refreshSeconds: l.refreshMs / 1000, challengeSeconds: l.challengeMs / 1000 });
+}
+
+export function getCounters(ctx: Ctx): Reply {
+  const c = ctx.state.counters;
+  return json(200, {
+    requests: Object.fromEntries(c.requests),
+    rateLimited: c.rateLimited,
+    faults: Object.fromEntries(c.faults),
+    invoices: {
+      byNumber: Object.fromEntries(c.invoiceNumbers),
+      byHash: Object.fromEntries(c.invoiceHashes),
+      accepted: c.accepted,
+      rejected: c.rejected,
+    },
+  });
+}

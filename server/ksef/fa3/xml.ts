@@ -1,0 +1,47 @@
+/**
+ * A minimal element tree and its serialiser: FA(3) is order-sensitive, so the builder lists elements exactly
+ * in schema order and absent optional elements are simply `undefined` children.
+ */
+export type XmlElement = { name: string; attrs?: Record<string, string>; children: XmlElement[] | string };
+type Child = XmlElement | undefined | null | false | "";
+
+/** An element with text, or with child elements (undefined/false children are skipped). */
+export function el(name: string, content: string | number | readonly Child[], attrs?: Record<string, string>): XmlElement {
+  const children = typeof content === 'string' || typeof content === 'number' ? String(content) : content.filter((c): c is XmlElement => Boolean(c));
+  return attrs ? { name, attrs, children } : { name, children };
+}
+
+/** An optional element: omitted when its text is null, undefined or blank. */
+export function opt(name: string, content: string | number | null | undefined): XmlElement | undefined {
+  return content === null || content === undefined || String(content).trim() === '' ? undefined : el(name, content);
+}
+
+// XML 1.0 forbids most C0 controls, unpaired surrogates and U+FFFE/U+FFFF; KSeF rejects such documents
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text as FA(3) xsd:token wants it: no forbidden characters, whitespace collapsed, trimmed, at most `max` characters. */
+export function cleanText(text: string, max = 256): string {
+  return [...text.replace(FORBIDDEN, ' ').replace(/\s+/g, ' ').trim()].slice(0, max).join('').trim();
+}
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+
+function write(node: XmlElement, depth: number, out: string[]): void {
+  const pad = '  '.repeat(depth);
+  const attrs = Object.entries(node.attrs ?? {}).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  if (typeof node.children === 'string') {
+    out.push(`${pad}<${node.name}${attrs}>${escapeText(node.children)}</${node.name}>`);
+    return;
+  }
+  out.push(`${pad}<${node.name}${attrs}>`);
+  for (const child of node.children) write(child, depth + 1, out);
+  out.push(`${pad}</${node.name}>`);
+}
+
+/** UTF-8 text without BOM and without processing instructions other than the declaration (fa3-mapping.md §1). */
+export function serializeXml(root: XmlElement): string {
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  write(root, 0, out);
+  return `${out.join('\n')}\n`;
+}
