@@ -1,0 +1,3 @@
+import type { documents } from '../db/schema';
+
+export type DocumentRow = typeof documents.$inferSelect;

@@ -1,0 +1,30 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { inScope, type Scope } from '../db/scope';
+import { documents } from '../db/schema';
+import { AppError } from '../errors';
+import type { DocumentRow } from './document-row';
+
+/** A document of the scope; another account's or mode's looks exactly like a missing one (invariant 5). */
+export async function getDocument(db: DbOrTx, scope: Scope, id: string): Promise<DocumentRow> {
+  const [doc] = await db.select().from(documents).where(and(inScope(documents, scope), eq(documents.id, id)));
+  if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
+  return doc;
+}
+
+/** Corrections of the given invoices, oldest first, grouped by invoice id. */
+export async function correctionsOf(db: DbOrTx, scope: Scope, invoiceIds: string[]): Promise<Map<string, DocumentRow[]>> {
+  const byInvoice = new Map<string, DocumentRow[]>();
+  if (invoiceIds.length === 0) return byInvoice;
+  const rows = await db
+    .select()
+    .from(documents)
+    .where(and(inScope(documents, scope), eq(documents.kind, 'correction'), inArray(documents.invoiceId, invoiceIds)))
+    .orderBy(asc(documents.seq));
+  for (const row of rows) {
+    const list = byInvoice.get(row.invoiceId!) ?? [];
+    list.push(row);
+    byInvoice.set(row.invoiceId!, list);
+  }
+  return byInvoice;
+}

@@ -1,0 +1,43 @@
+import { config } from '../config';
+import type { StoredError } from '../db/schema';
+import { withDocUrl } from '../http/errors';
+import { formatGrosze } from '../orders/money';
+import type { DocumentRow } from './document-row';
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export const pdfUrl = (token: string) => `${config().PUBLIC_BASE_URL}/d/${token}`;
+
+function serializeCommon(doc: DocumentRow) {
+  return {
+    id: doc.id,
+    object: doc.kind,
+    livemode: doc.mode === 'live',
+    status: doc.status,
+    order: { external_id: doc.orderExternalId, number: doc.orderNumber },
+    number: doc.number,
+    ksef_number: doc.ksefNumber,
+    ksef_environment: doc.ksefEnvironment,
+    issue_date: doc.issueDate,
+    currency: doc.currency,
+    total_gross: doc.totalGrossGrosze === null ? null : formatGrosze(doc.totalGrossGrosze),
+    buyer_nip: doc.buyerNip,
+    pdf_url: doc.pdfToken && doc.pdfFileId ? pdfUrl(doc.pdfToken) : null,
+    last_error: withDocUrl(doc.lastError as StoredError | null),
+    created: unix(doc.createdAt),
+    updated: unix(doc.updatedAt),
+  };
+}
+
+const serializeCorrection = (doc: DocumentRow) => ({ ...serializeCommon(doc), invoice: doc.invoiceId, refund: { external_id: doc.refundExternalId } });
+
+/**
+ * The only producer of invoice and correction JSON (spec 2.1, 2.2): API responses, `event.data.object` and
+ * webhooks all use it. An invoice carries its corrections, oldest first.
+ */
+export function serializeDocument(doc: DocumentRow, corrections: DocumentRow[] = []) {
+  if (doc.kind === 'correction') return serializeCorrection(doc);
+  return { ...serializeCommon(doc), corrections: corrections.map(serializeCorrection) };
+}
+
+export type SerializedDocument = ReturnType<typeof serializeDocument>;
