@@ -90,7 +90,10 @@ test('declared sizes and hashes are checked synchronously (21402, 21403)', async
     encryptedInvoiceContent: cipher.toString('base64'),
   };
   const post = (json: object, headers: Record<string, string> = {}) =>
-    client.http.json({ method: 'POST', path: `/sessions/online/${s.session.referenceNumber}/invoices`, bearer: s.accessToken, json, headers }).catch((e: unknown) => e as KsefApiError);
+    client.http.json({ method: 'POST', path: `/sessions/online/${s.session.referenceNumber}/invoices`, bearer: s.accessToken, json, headers }).then(
+      () => { throw new Error('accepted'); },
+      (e: unknown) => e as KsefApiError,
+    );
   expect((await post({ ...body, encryptedInvoiceSize: cipher.length + 16 })).code).toBe(21402);
   expect((await post({ ...body, invoiceHash: sha256Base64('other') })).code).toBe(21403);
   const problem = await post({ ...body, invoiceSize: 1 }, { 'x-error-format': 'problem-details' });
@@ -101,11 +104,11 @@ test('declared sizes and hashes are checked synchronously (21402, 21403)', async
 test('unknown session (21173), closed session (21180), missing token (401)', async () => {
   const s = await seller();
   const other = '20250625-SO-2C3E6C8000-B675CF5D68-07';
-  const err = await sendInvoice(client, s.accessToken, { ...s.session, referenceNumber: other }, 'x').catch((e: unknown) => e as KsefApiError);
+  const err = (await sendInvoice(client, s.accessToken, { ...s.session, referenceNumber: other }, 'x').catch((e: unknown) => e)) as KsefApiError;
   expect(err.code).toBe(21173);
   await closeOnlineSession(client, s.accessToken, s.session.referenceNumber);
   expect((await getSessionStatus(client, s.accessToken, s.session.referenceNumber)).status.code).toBe(440);
-  const late = await sendInvoice(client, s.accessToken, s.session, sampleInvoice({ nip: s.nip, number: 'C/1' })).catch((e: unknown) => e as KsefApiError);
+  const late = (await sendInvoice(client, s.accessToken, s.session, sampleInvoice({ nip: s.nip, number: 'C/1' })).catch((e: unknown) => e)) as KsefApiError;
   expect(late.code).toBe(21180);
   const anonymous = await getSessionStatus(client, 'nope', s.session.referenceNumber).catch((e: unknown) => e as KsefApiError);
   expect(anonymous.status).toBe(401);

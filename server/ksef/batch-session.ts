@@ -1,0 +1,52 @@
+import { zipSync } from 'fflate';
+import type { KsefClient } from './client';
+import { encryptAes, newSessionKey, sha256Base64 } from './crypto';
+import { FA3_FORM_CODE, sessionEncryption } from './online-session';
+
+/** A part of at most 100 000 000 bytes before encryption (README §8). */
+export const MAX_PART_BYTES = 100_000_000;
+
+export type BatchInvoice = { fileName: string; xml: string | Uint8Array };
+export type OpenedBatch = { referenceNumber: string; invoiceHashes: Record<string, string> };
+
+/** ZIP of the invoices, split into parts, each part encrypted with the session key (README §8). */
+export function buildBatchPackage(invoices: BatchInvoice[], partBytes = MAX_PART_BYTES) {
+  const files: Record<string, Uint8Array> = {};
+  const invoiceHashes: Record<string, string> = {};
+  for (const inv of invoices) {
+    const bytes = typeof inv.xml === 'string' ? Buffer.from(inv.xml, 'utf8') : inv.xml;
+    files[inv.fileName] = bytes;
+    invoiceHashes[inv.fileName] = sha256Base64(bytes);
+  }
+  const zip = Buffer.from(zipSync(files));
+  const key = newSessionKey();
+  const parts: Buffer[] = [];
+  for (let at = 0; at < zip.length; at += partBytes) parts.push(encryptAes(zip.subarray(at, at + partBytes), key));
+  return { zip, key, parts, invoiceHashes };
+}
+
+/** Opens a batch session, uploads every part to its pre-signed URL (no access token there) and closes it. */
+export async function sendBatch(client: KsefClient, accessToken: string, invoices: BatchInvoice[], opts: { partBytes?: number } = {}): Promise<OpenedBatch> {
+  const pkg = buildBatchPackage(invoices, opts.partBytes);
+  const opened = await client.http.json<{ referenceNumber: string; partUploadRequests: { ordinalNumber: number; method: string; url: string; headers: Record<string, string> }[] }>({
+    method: 'POST',
+    path: '/sessions/batch',
+    bearer: accessToken,
+    json: {
+      formCode: FA3_FORM_CODE,
+      batchFile: {
+        fileSize: pkg.zip.length,
+        fileHash: sha256Base64(pkg.zip),
+        fileParts: pkg.parts.map((p, i) => ({ ordinalNumber: i + 1, fileSize: p.length, fileHash: sha256Base64(p) })),
+      },
+      encryption: await sessionEncryption(client, pkg.key),
+    },
+  });
+  for (const req of opened.partUploadRequests) {
+    const part = pkg.parts[req.ordinalNumber - 1];
+    if (!part) throw new Error(`KSeF asked for part ${req.ordinalNumber}, the package has ${pkg.parts.length}`);
+    await client.http.send({ method: req.method as 'PUT', path: req.url, headers: req.headers, body: part, contentType: 'application/octet-stream' });
+  }
+  await client.http.send({ method: 'POST', path: `/sessions/batch/${opened.referenceNumber}/close`, bearer: accessToken });
+  return { referenceNumber: opened.referenceNumber, invoiceHashes: pkg.invoiceHashes };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'vitest';
+import { AppError } from '../../errors';
+import type { NormalizedRefund } from '../../orders/types';
+import { mapShopplatformOrder } from '../../orders/woocommerce/map-order';
+import { mapShopplatformRefund } from '../../orders/woocommerce/map-refund';
+import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder4830Eur } from '../../orders/woocommerce/wc-test-payloads';
+import { validateXml } from '../xsd';
+import { buildCorrectionXml, type CorrectionInput } from './build-correction';
+import type { Seller } from './parts';
+import { allAt, textAt, xmlTree } from './xml-tree';
+
+const SELLER: Seller = {
+  nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa',
+  email: 'faktury@kawowyswiat.example.pl', phone: '+48 22 123 45 67',
+};
+const KSEF_NUMBER = '5265877635-20260602-01000016B2C4-ED';
+
+const original4817 = () => ({ order: mapShopplatformOrder(fixtureOrder4817()), number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: KSEF_NUMBER });
+
+function build(input: Partial<CorrectionInput> & { refund: NormalizedRefund }): string {
+  const xml = buildCorrectionXml({ seller: SELLER, original: original4817(), number: 'KOR/2026/06/0001', issueDate: '2026-06-09', systemInfo: 'ksef-relay test', ...input });
+  expect(validateXml(xml, 'fa3')).toEqual({ ok: true });
+  return xml;
+}
+
+const refundOf = (over: Partial<NormalizedRefund>): NormalizedRefund => ({ externalId: 'r', reason: null, createdAt: null, lines: [], shippingGrosze: null, shippingRef: null, ...over });
+const jugs = (quantity: number): NormalizedRefund['lines'] => [{ ref: null, invoiceLineRef: 'WC-4817-1002', name: 'Dzbanek', sku: 'DZB-600', quantity, unitPriceGrosze: 5_999, vatRate: 23 }];
+
+describe('buildCorrectionXml', () => {
+  test('refund 4822 through the WooCommerce mapping equals fa3-kor-pln-refund-4822.xml', () => {
+    const refund = mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822());
+    const xml = build({ refund, number: 'KOR/2026/06/0003', issueDate: '2026-06-09', issuePlace: 'Warszawa', systemInfo: 'woo-ksef' });
+    // the fixture's reason text is edited by hand ("Zwrot towaru: …") and differs from the refund's `reason`
+    const drop = ['DataWytworzeniaFa', 'PrzyczynaKorekty'];
+    expect(xmlTree(xml, drop)).toEqual(xmlTree(readFixture('fa3-kor-pln-refund-4822.xml'), drop));
+    expect(textAt(xmlTree(xml), 'Fa/PrzyczynaKorekty')).toBe(refund.reason);
+  });
+
+  test('a reason is always given: items, shipping or both', () => {
+    const reason = (refund: NormalizedRefund) => textAt(xmlTree(build({ refund })), 'Fa/PrzyczynaKorekty');
+    expect(reason(refundOf({ lines: jugs(1) }))).toBe('Zwrot towaru');
+    expect(reason(refundOf({ shippingGrosze: 2_000 }))).toBe('Zwrot kosztów dostawy');
+    expect(reason(refundOf({ lines: jugs(1), shippingGrosze: 2_000 }))).toBe('Zwrot towaru i kosztów dostawy');
+  });
+
+  test('a second correction takes the buckets after the first one', () => {
+    const first = refundOf({ externalId: 'r1', lines: jugs(1) });
+    const t = xmlTree(build({ refund: refundOf({ externalId: 'r2', lines: jugs(2) }), earlierRefunds: [first] }));
+    // 23 %: 1438.98 → 1319.00 gross; VAT 269.0810 → 269.08, 246.6423 → 246.64
+    expect(['Fa/P_13_1', 'Fa/P_14_1', 'Fa/P_15'].map((p) => textAt(t, p))).toEqual(['-97.54', '-22.44', '-119.98']);
+    expect(allAt(t, 'Fa/FaWiersz').map((r) => [textAt(r, 'P_8B'), textAt(r, 'P_9B'), textAt(r, 'P_11A')])).toEqual([['-2', '59.99', '-119.98']]);
+  });
+
+  test('a partly refunded shipping is a price-reduction row with quantity 1', () => {
+    const t = xmlTree(build({ refund: refundOf({ shippingGrosze: 500 }) }));
+    expect(['P_7', 'P_8A', 'P_8B', 'P_9B', 'P_11A'].map((p) => textAt(t, `Fa/FaWiersz/${p}`))).toEqual(['Dostawa - Kurier DPD – obniżka ceny', 'usł.', '1', '-5.00', '-5.00']);
+  });
+
+  test('a EUR correction reuses the original rate; P_14_xW is the PLN difference of the cumulative VAT', () => {
+    const exchangeRate = { rate: '4.2322', date: '2026-05-29', table: '103/A/NBP/2026' };
+    const original = { order: mapShopplatformOrder(wcOrder4830Eur()), number: 'FV/2026/06/0017', issueDate: '2026-06-01', ksefNumber: '5265877635-20260601-0100000A1B2C-7F', exchangeRate };
+    const refund = refundOf({ lines: [{ ref: null, invoiceLineRef: 'WC-4830-2001', name: 'Młynek', sku: null, quantity: 1, unitPriceGrosze: 24_900, vatRate: 23 }] });
+    const t = xmlTree(build({ original, refund }));
+    // 23 %: 513.00 → 264.00 EUR; VAT 95.93 → 49.37; PLN 405.99 → 208.94
+    expect(['KodWaluty', 'P_13_1', 'P_14_1', 'P_14_1W', 'P_15'].map((p) => textAt(t, `Fa/${p}`))).toEqual(['EUR', '-202.44', '-46.56', '-197.05', '-249.00']);
+    expect(textAt(t, 'Fa/FaWiersz/KursWaluty')).toBe('4.2322');
+    expect(textAt(t, 'Fa/DodatkowyOpis/Wartosc')).toMatch(/103\/A\/NBP\/2026 z dnia 2026-05-29/);
+  });
+
+  test.each([
+    ['more jugs than were invoiced', { refund: refundOf({ lines: jugs(4) }) }, /more than remains invoiced/],
+    ['an amount-only refund', { refund: refundOf({}) }, /amount-only/],
+    ['a malformed KSeF number', { refund: refundOf({ lines: jugs(1) }), original: { ...original4817(), ksefNumber: '5265877635-2026' } }, /not a KSeF number/],
+    ['a correction dated before the invoice', { refund: refundOf({ lines: jugs(1) }), issueDate: '2026-06-01' }, /before the invoice date/],
+  ] as const)('%s → invoice_build_failed', (_, input, message) => {
+    let error: unknown;
+    try {
+      buildCorrectionXml({ seller: SELLER, original: original4817(), number: 'KOR/1', issueDate: '2026-06-09', systemInfo: 'x', ...input });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('invoice_build_failed');
+    expect((error as AppError).message).toMatch(message);
+  });
+});
