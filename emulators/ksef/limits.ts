@@ -63,7 +63,7 @@ export function consumeLimit(state: LimitsState, group: string, counter: string,
     [3_600_000, values.perHour, 'na godzinę'],
   ];
   for (const [span, max, label] of windows) {
-    const start = firstAtOrAfter(ts, now - span);
+    const start = firstAtOrAfter(ts, now - span + 1); // a request exactly `span` ago has left the window
     if (ts.length - start >= max) {
       // The window frees a slot when its oldest counted request leaves it.
       const oldest = ts[ts.length - max] ?? now;
