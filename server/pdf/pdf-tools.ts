@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+
+/**
+ * Test helpers over poppler-utils (pdftotext, pdftoppm) and a real QR decoder: what a reader or a
+ * scanner gets out of the PDF, not what we meant to put in.
+ */
+
+function withPdfFile<T>(pdf: Buffer, run: (file: string, dir: string) => T): T {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kr-pdf-'));
+  try {
+    const file = path.join(dir, 'doc.pdf');
+    writeFileSync(file, pdf);
+    return run(file, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Extracted text with no-break spaces as plain spaces. */
+export function pdfText(pdf: Buffer): string {
+  return withPdfFile(pdf, (file) => execFileSync('pdftotext', ['-layout', file, '-'], { maxBuffer: 64 << 20 }).toString('utf8')).replace(/\u00a0/g, ' ');
+}
+
+export type Word = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };
+export type PageBox = { width: number; height: number; words: Word[] };
+
+export function pdfWords(pdf: Buffer): PageBox[] {
+  const html = withPdfFile(pdf, (file) => execFileSync('pdftotext', ['-bbox', file, '-'], { maxBuffer: 64 << 20 }).toString('utf8'));
+  const pages: PageBox[] = [];
+  for (const chunk of html.split('<page ').slice(1)) {
+    const size = /width="([\d.]+)" height="([\d.]+)"/.exec(chunk);
+    const words: Word[] = [];
+    for (const m of chunk.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+      words.push({ page: pages.length + 1, text: m[5] ?? '', xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]) });
+    }
+    pages.push({ width: Number(size?.[1]), height: Number(size?.[2]), words });
+  }
+  return pages;
+}
+
+/** Rasterises one page at `dpi` and decodes the first QR code jsQR finds on it. */
+export function decodeQr(pdf: Buffer, page: number, dpi = 150): string | null {
+  return withPdfFile(pdf, (file, dir) => {
+    execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-png', file, path.join(dir, 'page')]);
+    const png = readdirSync(dir).find((f) => f.endsWith('.png'));
+    if (!png) throw new Error('pdftoppm wrote no image');
+    const image = PNG.sync.read(readFileSync(path.join(dir, png)));
+    return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
+  });
+}

@@ -1,0 +1,31 @@
+import QRCode from 'qrcode';
+
+export type QrRuns = {
+  /** Modules per side, without the quiet zone. */
+  size: number;
+  /** Horizontal runs of dark modules as [x, y, length], in module units. */
+  runs: Array<[number, number, number]>;
+};
+
+/**
+ * The QR code as rectangles, drawn as vectors so it stays sharp at any zoom and print resolution.
+ * Level M: the brief leaves the level open, and M keeps a ~110-character KOD I link scannable.
+ */
+export function qrRuns(text: string): QrRuns {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const { size } = modules;
+  const runs: QrRuns['runs'] = [];
+  for (let y = 0; y < size; y++) {
+    let x = 0;
+    while (x < size) {
+      if (!modules.get(y, x)) {
+        x += 1;
+        continue;
+      }
+      const start = x;
+      while (x < size && modules.get(y, x)) x += 1;
+      runs.push([start, y, x - start]);
+    }
+  }
+  return { size, runs };
+}
