@@ -5,7 +5,7 @@ import { db } from '../server/db/client';
 import { config } from '../server/config';
 import { beat, forget, releaseDeadWorkers } from '../server/jobs/heartbeat';
 import { newId } from '../server/ids';
-import { CRONTAB, taskList } from './task-list';
+import { CRONTAB, createTaskList } from './task-list';
 
 const HEARTBEAT_MS = 3_000;
 
@@ -22,7 +22,7 @@ async function main() {
     events,
     connectionString,
     concurrency: Number(process.env.WORKER_CONCURRENCY ?? 8),
-    taskList,
+    taskList: createTaskList(db()),
     crontab: CRONTAB,
     noHandleSignals: true,
     pollInterval: 1_000,

@@ -1,9 +1,19 @@
 import type { TaskList } from 'graphile-worker';
+import type { Db } from '../server/db/client';
+import { documentPrepare } from './tasks/document-prepare';
+import { ksefSend } from './tasks/ksef-send';
+import { ksefStatus } from './tasks/ksef-status';
 import { maintenance } from './tasks/maintenance';
 
-/** The one explicit list of tasks (DESIGN.md: plain identifiers). */
-export const taskList: TaskList = {
-  maintenance,
-};
+/**
+ * The one explicit list of tasks (DESIGN.md: plain identifiers). Tasks get the database they run against, so a
+ * test's worker works on the test's own database.
+ */
+export const createTaskList = (db: Db): TaskList => ({
+  document_prepare: documentPrepare(db),
+  ksef_send: ksefSend(db),
+  ksef_status: ksefStatus(db),
+  maintenance: maintenance(db),
+});
 
 export const CRONTAB = '0 * * * * maintenance ?max=3';

@@ -1,0 +1,20 @@
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { documents, type DocumentStatus } from '../db/schema';
+import type { DocumentRow } from './document-row';
+
+/**
+ * Runs `fn` in a transaction holding the document's row lock, only while the document is still in one of
+ * `statuses`: a step that runs twice, or races another, finds the work done and does nothing.
+ */
+export async function withLockedDocument(
+  db: Db,
+  id: string,
+  statuses: readonly DocumentStatus[],
+  fn: (tx: Tx, doc: DocumentRow) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [doc] = await tx.select().from(documents).where(eq(documents.id, id)).for('update');
+    if (doc && statuses.includes(doc.status)) await fn(tx, doc);
+  });
+}

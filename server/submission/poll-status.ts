@@ -1,0 +1,84 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { documents } from '../db/schema';
+import type { DocumentRow } from '../documents/document-row';
+import { documentError } from '../documents/document-errors';
+import { withLockedDocument } from '../documents/locked';
+import { transition } from '../documents/transition';
+import { wakeCorrections } from '../documents/wake-corrections';
+import { enqueue } from '../jobs/enqueue';
+import type { KsefClient } from '../ksef/client';
+import { KsefApiError, KsefUnavailableError } from '../ksef/http';
+import { getInvoiceStatus, getInvoiceUpo, type InvoiceStatus } from '../ksef/online-session';
+import { accessTokenFor, CredentialRefusedError } from './access-token';
+import { pollDelayMs, retryDelaySeconds } from './backoff';
+import { loadKsefCredential } from './credentials';
+import { ksefClientFor } from './ksef-clients';
+
+const PROCESSING = new Set([100, 150]);
+const DUPLICATE = 440;
+
+/**
+ * ksef_status (DESIGN pipeline): polls KSeF for the sent invoice until it is final. Accepted: KSeF number and UPO
+ * stored, event, PDF job. Rejected: ksef_rejected, or ksef_duplicate_number for 440 unless the original KSeF
+ * holds is our own XML (same hash), which is reconciled to accepted with that number (invariant 4).
+ */
+export async function pollDocumentStatus(db: Db, documentId: string, poll: number): Promise<void> {
+  const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
+  if (!doc || doc.status !== 'sending' || !doc.ksefInvoiceRef || !doc.ksefSessionRef) return;
+  const scope = { accountId: doc.accountId, mode: doc.mode };
+  const loaded = await loadKsefCredential(db, scope);
+  if (!loaded) return again(db, doc, poll, 30_000);
+  const client = ksefClientFor(loaded.environment);
+  try {
+    const token = await accessTokenFor(db, scope, client, loaded);
+    const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
+    if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(poll));
+    if (status.status.code === 200 && status.ksefNumber) {
+      const upo = await getInvoiceUpo(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
+      return accept(db, doc, status.ksefNumber, upo);
+    }
+    if (status.status.code === DUPLICATE) {
+      const original = status.status.extensions?.originalKsefNumber;
+      if (original && (await isOurOwnXml(client, token, original, doc))) return accept(db, doc, original, null);
+      return reject(db, doc, 'ksef_duplicate_number', status);
+    }
+    return reject(db, doc, 'ksef_rejected', status);
+  } catch (err) {
+    if (err instanceof KsefUnavailableError) return again(db, doc, poll, retryDelaySeconds(poll + 1, err.retryAfterSeconds) * 1000);
+    if (err instanceof CredentialRefusedError) return again(db, doc, poll, 60_000);
+    throw err;
+  }
+}
+
+async function isOurOwnXml(client: KsefClient, token: string, ksefNumber: string, doc: DocumentRow): Promise<boolean> {
+  try {
+    const res = await client.http.send({ method: 'GET', path: `/invoices/ksef/${ksefNumber}`, bearer: token, headers: { accept: 'application/xml' } });
+    return res.headers.get('x-ms-meta-hash') === doc.xmlSha256;
+  } catch (err) {
+    if (err instanceof KsefApiError) return false;
+    throw err;
+  }
+}
+
+async function again(db: Db, doc: DocumentRow, poll: number, delayMs: number): Promise<void> {
+  await db.transaction((tx) =>
+    enqueue(tx, 'ksef_status', { documentId: doc.id, poll: poll + 1 }, { jobKey: `status:${doc.id}`, runAt: new Date(Date.now() + delayMs) }),
+  );
+}
+
+async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null): Promise<void> {
+  await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
+    const accepted = await transition(tx, locked, 'accepted', { ksefNumber, upoXml, lastError: null });
+    await enqueue(tx, 'pdf_render', { documentId: accepted.id }, { jobKey: `pdf:${accepted.id}` });
+    if (accepted.kind === 'invoice') await wakeCorrections(tx, accepted);
+  });
+}
+
+async function reject(db: Db, doc: DocumentRow, code: 'ksef_rejected' | 'ksef_duplicate_number', status: InvoiceStatus): Promise<void> {
+  const details = status.status.details?.length ? `: ${status.status.details.join('; ')}` : '';
+  await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
+    const rejected = await transition(tx, locked, 'rejected', { lastError: documentError(code, `${status.status.description}${details}`, status.status.code) });
+    if (rejected.kind === 'invoice') await wakeCorrections(tx, rejected);
+  });
+}
