@@ -39,15 +39,15 @@ export type RowColumnKey = keyof typeof ROW_COLUMNS;
 export type RowCells = Record<RowColumnKey, string>;
 
 export function summaryColumns(foreign: boolean): Column[] {
-  const columns: Column[] = [
-    { label: 'Lp.', width: 24, align: 'center' },
-    { label: 'Stawka podatku', width: 80, align: 'left' },
-    { label: 'Kwota netto', width: 100, align: 'right' },
-    { label: 'Kwota podatku', width: 100, align: 'right' },
-    { label: 'Kwota brutto', width: 100, align: 'right' },
+  const amounts = ['Kwota netto', 'Kwota podatku', 'Kwota brutto', ...(foreign ? ['Kwota podatku w PLN'] : [])];
+  const lp = 24;
+  const rate = 90;
+  const amountWidth = (CONTENT_WIDTH - lp - rate) / amounts.length;
+  return [
+    { label: 'Lp.', width: lp, align: 'center' },
+    { label: 'Stawka podatku', width: rate, align: 'left' },
+    ...amounts.map((label): Column => ({ label, width: amountWidth, align: 'right' })),
   ];
-  if (foreign) columns.push({ label: 'Kwota podatku w PLN', width: 100, align: 'right' });
-  return columns;
 }
 
 /** The texts of one row's cells; amounts without the currency, which the table caption names. */
