@@ -5,6 +5,8 @@ import { createApiKey, revokeApiKeys } from '../server/auth/api-keys';
 import { createDb } from '../server/db/client';
 import { locateDatabase } from '../server/db/locate';
 import { migrateDatabase } from '../server/db/migrate';
+import { connectToEmulator } from '../server/submission/emulator-credentials';
+import { ksefEmulatorUrl, loadAppSecret } from './stack-file';
 
 /** `npm run cli -- <group> <command> …`: each command prints one JSON line on stdout (tests and e2e read it). */
 const USAGE = `usage:
@@ -33,6 +35,7 @@ async function main(argv: string[]): Promise<unknown> {
     },
   });
   const [group, command, arg] = positionals;
+  loadAppSecret();
   const located = await locateDatabase({ reuseRunning: true });
   await migrateDatabase(located.url);
   const db = createDb(located.url, { max: 2 });
@@ -40,9 +43,6 @@ async function main(argv: string[]): Promise<unknown> {
     switch (`${group} ${command}`) {
       case 'account create': {
         if (!values.email) throw new UsageError('--email is required');
-        if (values['ksef-emulator']) {
-          throw new UsageError('--ksef-emulator is not available yet: the KSeF emulator has not landed in this build');
-        }
         const seller = {
           nip: values['seller-nip'],
           name: values['seller-name'],
@@ -50,6 +50,7 @@ async function main(argv: string[]): Promise<unknown> {
           address2: values['seller-address2'],
         };
         const created = await createAccount(db, { email: values.email, password: values.password, seller });
+        if (values['ksef-emulator']) await connectToEmulator(db, { accountId: created.accountId, mode: 'test' }, ksefEmulatorUrl());
         return { account: created.accountId, test_key: created.testKey, live_key: created.liveKey };
       }
       case 'account enable-live':

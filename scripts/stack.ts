@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { sql } from 'drizzle-orm';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../server/config';
@@ -6,7 +7,8 @@ import { createAccount } from '../server/accounts/create-account';
 import { createDb } from '../server/db/client';
 import { DATA_DIR, locateDatabase } from '../server/db/locate';
 import { migrateDatabase } from '../server/db/migrate';
-import { randomToken } from '../server/ids';
+import { connectToEmulator, reconnectEmulatorScopes } from '../server/submission/emulator-credentials';
+import { loadAppSecret, writeStackFile } from './stack-file';
 
 /**
  * `npm run dev` / `npm start`: database, migrations, emulators, web and worker in one command.
@@ -21,12 +23,6 @@ function log(line: string) {
   process.stdout.write(`[stack] ${line}\n`);
 }
 
-function appSecret(): string {
-  if (process.env.APP_SECRET) return process.env.APP_SECRET;
-  const file = path.join(DATA_DIR, 'app-secret');
-  if (!existsSync(file)) writeFileSync(file, randomToken(256), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
 
 function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const proc = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
@@ -76,19 +72,62 @@ async function shutdown(code: number) {
   process.exit(code);
 }
 
-async function ensureDemoAccount(url: string): Promise<void> {
+/** Waits until a local emulator answers on its port (they print nothing we need to parse). */
+async function waitForHttp(url: string, name: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(url).then(() => true, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not start at ${url}`);
+}
+
+/** The local emulators, unless their URL settings point elsewhere (e.g. the real KSeF test environment). */
+async function startEmulators(env: NodeJS.ProcessEnv): Promise<{ ksef?: string }> {
+  const tsx = (file: string, extra: Record<string, string>) => start(file, process.execPath, ['--import', 'tsx', file], { ...env, ...extra } as NodeJS.ProcessEnv);
+  const out: { ksef?: string } = {};
+  if (!process.env.KSEF_TEST_BASE_URL) {
+    const port = Number(process.env.KSEF_EMULATOR_PORT ?? 8181);
+    tsx('emulators/ksef/main.ts', { KSEF_EMULATOR_PORT: String(port) });
+    env.KSEF_TEST_BASE_URL = `http://127.0.0.1:${port}/v2`;
+    out.ksef = env.KSEF_TEST_BASE_URL;
+    await waitForHttp(`http://127.0.0.1:${port}/v2/security/public-key-certificates`, 'KSeF emulator');
+  }
+  if (!process.env.NBP_BASE_URL) {
+    const port = Number(process.env.NBP_EMULATOR_PORT ?? 8182);
+    tsx('emulators/nbp/main.ts', { NBP_EMULATOR_PORT: String(port) });
+    env.NBP_BASE_URL = `http://127.0.0.1:${port}/api`;
+    await waitForHttp(`${env.NBP_BASE_URL}/exchangerates/tables/a/`, 'NBP emulator');
+  }
+  if (!process.env.SMTP_URL) {
+    const port = Number(process.env.SMTP_SINK_PORT ?? 1025);
+    const httpPort = Number(process.env.SMTP_SINK_HTTP_PORT ?? 8025);
+    tsx('emulators/smtp/main.ts', { SMTP_SINK_PORT: String(port), SMTP_SINK_HTTP_PORT: String(httpPort) });
+    env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    await waitForHttp(`http://127.0.0.1:${httpPort}/messages`, 'SMTP sink');
+    log(`mail sink: http://127.0.0.1:${httpPort}/messages`);
+  }
+  return out;
+}
+
+const DEMO_EMAIL = 'demo@ksef-relay.local';
+
+async function ensureDemoAccount(url: string, emulator: string | undefined): Promise<void> {
   const db = createDb(url, { max: 1 });
   try {
-    const [row] = await db.execute<{ n: number }>(`select count(*)::int as n from accounts`);
     const demoFile = path.join(DATA_DIR, 'demo-account.json');
+    const [row] = await db.execute<{ n: number }>(sql`select count(*)::int as n from users where email = ${DEMO_EMAIL}`);
     if ((row?.n ?? 0) === 0) {
       const demo = await createAccount(db, {
-        email: 'demo@ksef-relay.local',
+        email: DEMO_EMAIL,
         password: 'demo-password',
         seller: { nip: '5260250274', name: 'Sklep Demo sp. z o.o.', address1: 'ul. Prosta 1', address2: '00-001 Warszawa' },
       });
-      writeFileSync(demoFile, JSON.stringify({ account: demo.accountId, test_key: demo.testKey, email: 'demo@ksef-relay.local', password: 'demo-password' }, null, 2));
+      writeFileSync(demoFile, JSON.stringify({ account: demo.accountId, test_key: demo.testKey, email: DEMO_EMAIL, password: 'demo-password' }, null, 2));
       log(`demo account created: ${demo.accountId}`);
+      if (emulator) await connectToEmulator(db, { accountId: demo.accountId, mode: 'test' }, emulator);
+    } else if (emulator) {
+      const n = await reconnectEmulatorScopes(db, emulator);
+      if (n) log(`KSeF emulator: re-issued test credentials for ${n} account(s)`);
     }
     if (existsSync(demoFile)) {
       const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { test_key: string; email: string; password: string };
@@ -111,11 +150,14 @@ async function main() {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: located.url,
-    APP_SECRET: appSecret(),
+    APP_SECRET: loadAppSecret(),
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: '1',
   };
-  await ensureDemoAccount(located.url);
+  const emulators = await startEmulators(env);
+  writeStackFile({ KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL, NBP_BASE_URL: env.NBP_BASE_URL, SMTP_URL: env.SMTP_URL });
+  process.env.KSEF_TEST_BASE_URL = env.KSEF_TEST_BASE_URL;
+  await ensureDemoAccount(located.url, emulators.ksef);
   const next = path.join(ROOT, 'node_modules/next/dist/bin/next');
   if (production) {
     log('building the web app (next build)…');

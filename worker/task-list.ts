@@ -1,6 +1,7 @@
 import type { TaskList } from 'graphile-worker';
 import type { Db } from '../server/db/client';
 import { documentPrepare } from './tasks/document-prepare';
+import { ksefCheck } from './tasks/ksef-check';
 import { ksefSend } from './tasks/ksef-send';
 import { ksefStatus } from './tasks/ksef-status';
 import { maintenance } from './tasks/maintenance';
@@ -13,7 +14,8 @@ export const createTaskList = (db: Db): TaskList => ({
   document_prepare: documentPrepare(db),
   ksef_send: ksefSend(db),
   ksef_status: ksefStatus(db),
+  ksef_check: ksefCheck(db),
   maintenance: maintenance(db),
 });
 
-export const CRONTAB = '0 * * * * maintenance ?max=3';
+export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check ?max=1'].join('\n');

@@ -8,7 +8,7 @@ import { sealJson, unsealJson } from './secret';
 
 /** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
 export type StoredCredential =
-  | { kind: 'token'; token: string }
+  | { kind: 'token'; token: string; issuer?: 'emulator' }
   | { kind: 'certificate'; certificatePem: string; privateKeyPem: string };
 
 export type LoadedCredential = { credential: KsefCredential; version: number; environment: 'test' | 'demo' | 'prod' };
@@ -31,6 +31,7 @@ export async function saveKsefCredential(db: Db, scope: Scope, credential: Store
       })
       .where(inScope(accountModes, scope));
     await tx.delete(ksefTokens).where(inScope(ksefTokens, scope));
+    await enqueue(tx, 'ksef_check', { accountId: scope.accountId, mode: scope.mode }, { jobKey: `check:${scope.accountId}:${scope.mode}` });
     await resumeWaitingDocuments(tx, scope);
   });
 }
@@ -70,3 +71,9 @@ export async function recordConnectionCheck(db: Db, scope: Scope, version: numbe
     .set({ ksefConnected: error === null, ksefCheckError: error, ksefCheckedAt: new Date() })
     .where(and(inScope(accountModes, scope), eq(accountModes.ksefCredentialVersion, version)));
 }
+
+/** Whether a sealed credential was issued by the local KSeF emulator (dev stack bookkeeping). */
+export const isEmulatorIssued = (sealed: string): boolean => {
+  const stored = unsealJson<StoredCredential>(sealed);
+  return stored.kind === 'token' && stored.issuer === 'emulator';
+};
