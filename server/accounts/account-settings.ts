@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import type { Scope } from '../db/scope';
 import { inScope } from '../db/scope';
-import { accountModes, accounts } from '../db/schema';
+import { accountModes, accounts, numberCounters } from '../db/schema';
 import { AppError } from '../errors';
 import type { SellerInput } from './create-account';
 
@@ -49,14 +49,38 @@ export async function setMonthlyLimit(db: DbOrTx, accountId: string, limit: numb
   return rows.length > 0;
 }
 
+/** The current Europe/Warsaw month, as `number_counters.period` holds it. */
+const warsawMonth = sql`to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM')`;
+
+const prepareOverview = (db: DbOrTx) =>
+  db
+    .select({ mode: accountModes, account: accounts, issuedThisMonth: sql<number>`coalesce(${numberCounters.value}, 0)` })
+    .from(accountModes)
+    .innerJoin(accounts, eq(accounts.id, accountModes.accountId))
+    .leftJoin(
+      numberCounters,
+      and(
+        eq(numberCounters.accountId, accountModes.accountId),
+        eq(numberCounters.mode, accountModes.mode),
+        eq(numberCounters.series, 'FV'),
+        eq(numberCounters.period, warsawMonth),
+      ),
+    )
+    .where(and(eq(accountModes.accountId, sql.placeholder('accountId')), eq(accountModes.mode, sql.placeholder('mode'))))
+    .prepare('account_overview');
+
+/** Built once per database handle: drizzle's prepared queries also make PostgreSQL keep the plan per connection. */
+const overviewQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareOverview>>();
+
 /**
- * Invoices issued (numbered) in the current Europe/Warsaw month. Numbering is gapless, so the month's FV counter
- * is that count: one row read instead of a scan of the documents.
+ * The mode's settings, its account and the invoices issued (numbered) in the current Europe/Warsaw month, in one
+ * query: GET /v1/account is on every integration's hot path. Numbering is gapless, so the month's FV counter is
+ * that count: one joined row instead of a scan of the documents.
  */
-export async function countIssuedThisMonth(db: DbOrTx, scope: Scope): Promise<number> {
-  const rows = await db.execute<{ n: number }>(sql`
-    select value as n from number_counters
-    where account_id = ${scope.accountId} and mode = ${scope.mode} and series = 'FV'
-      and period = to_char(now() at time zone 'Europe/Warsaw', 'YYYY-MM')`);
-  return rows[0]?.n ?? 0;
+export async function getAccountOverview(db: DbOrTx, scope: Scope) {
+  let query = overviewQueries.get(db);
+  if (!query) overviewQueries.set(db, (query = prepareOverview(db)));
+  const [row] = await query.execute({ accountId: scope.accountId, mode: scope.mode });
+  if (!row) throw new AppError('resource_missing');
+  return row;
 }

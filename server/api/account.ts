@@ -1,10 +1,9 @@
-import { getAccountMode, isSellerConfigured, countIssuedThisMonth } from '../accounts/account-settings';
+import { getAccountOverview, isSellerConfigured } from '../accounts/account-settings';
 import type { Endpoint } from '../http/route';
 
 export const retrieveAccount: Endpoint<void> = {
   handle: async ({ db, scope }) => {
-    const { mode, account } = await getAccountMode(db, scope);
-    const used = await countIssuedThisMonth(db, scope);
+    const { mode, account, issuedThisMonth } = await getAccountOverview(db, scope);
     return {
       status: 200,
       body: {
@@ -21,7 +20,7 @@ export const retrieveAccount: Endpoint<void> = {
         plan: {
           name: scope.mode === 'test' ? 'Unlimited' : mode.planName,
           monthly_limit: scope.mode === 'test' ? null : mode.monthlyLimit,
-          used_this_month: used,
+          used_this_month: issuedThisMonth,
         },
       },
     };

@@ -7,18 +7,13 @@ export const REQUESTS_PER_MINUTE = 100;
 export type Quota = { limit: number; remaining: number; resetSeconds: number };
 
 /**
- * Counts the request in the key's current one-minute window (spec section 8). The window lives in PostgreSQL,
- * so every web process shares it; one upsert per request.
+ * Spec section 8: fixed one-minute windows per key in `rate_limit_windows`, shared by every web process. The
+ * count itself is taken by authenticate's statement (one round trip per request); this turns the window's count
+ * after this request into the quota, or the 429 when it is over the limit.
  */
-export async function consumeRateLimit(db: Db, bucket: string, limit = REQUESTS_PER_MINUTE): Promise<Quota> {
-  const rows = await db.execute<{ count: number; reset: number }>(sql`
-    insert into rate_limit_windows as w (bucket, window_start, count)
-    values (${bucket}, date_trunc('minute', now()), 1)
-    on conflict (bucket, window_start) do update set count = w.count + 1
-    returning count, ceil(extract(epoch from (window_start + interval '1 minute' - now())))::int as reset`);
-  const row = rows[0]!;
-  const quota = { limit, remaining: Math.max(0, limit - row.count), resetSeconds: Math.max(1, row.reset) };
-  if (row.count > limit) {
+export function checkQuota(count: number, resetSeconds: number, limit = REQUESTS_PER_MINUTE): Quota {
+  const quota = { limit, remaining: Math.max(0, limit - count), resetSeconds: Math.max(1, resetSeconds) };
+  if (count > limit) {
     throw new AppError('rate_limited', undefined, undefined, {
       headers: { ...quotaHeaders(quota), 'Retry-After': String(quota.resetSeconds) },
     });

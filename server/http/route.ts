@@ -7,7 +7,7 @@ import { authenticate } from './authenticate';
 import { parseJsonBody, readBody } from './body';
 import { errorObject, toErrorResponse } from './errors';
 import { checkIdempotencyKey, withIdempotency, type StoredResponse } from './idempotency';
-import { consumeRateLimit, quotaHeaders } from './rate-limit';
+import { quotaHeaders } from './rate-limit';
 
 export type EndpointRequest = { body: unknown; url: URL; params: Record<string, string> };
 export type EndpointContext<I> = { db: Db; scope: Scope; input: I; requestId: string };
@@ -61,7 +61,7 @@ async function runEndpoint<I>(ep: Endpoint<I>, req: Request, ctx: RouteContext):
     const raw = req.method === 'GET' || req.method === 'DELETE' ? '' : await readBody(req);
     const db = routeDb();
     const key = await authenticate(db, req);
-    headers = quotaHeaders(await consumeRateLimit(db, key.keyId));
+    headers = quotaHeaders(key.quota);
     const url = new URL(req.url);
     const params = Object.fromEntries(Object.entries((await ctx?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]));
     const execute = async () => {

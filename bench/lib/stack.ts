@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+import { createAccount } from '../../server/accounts/create-account';
+import { ROOT } from '../../server/config';
+import { createDb, type Db } from '../../server/db/client';
+import { startEmbeddedPostgres } from '../../server/db/embedded';
+import { migrateDatabase } from '../../server/db/migrate';
+import { withDatabase } from '../../test/global-setup';
+import { spawn } from 'node:child_process';
+import { collect, freePort, stopGroup, waitFor } from '../../test/web';
+import { cpuSpentMs, listBackendPids, takeCpuSnapshot, type CpuMeter } from './cpu';
+
+export type BenchStack = {
+  /** Base URL of the production Next.js server. */
+  url: string;
+  /** Test-mode API keys, one per account. */
+  keys: string[];
+  databaseUrl: string;
+  db: Db;
+  /** Starts counting the CPU of the web server and the database's backends; the returned function stops. */
+  startCpuMeter: CpuMeter;
+  stop: () => Promise<void>;
+};
+
+const SELLER = { nip: '5260250274', name: 'Sklep Benchmarkowy sp. z o.o.', address1: 'ul. Prosta 1', address2: '00-001 Warszawa' };
+const EMBEDDED_PORT = 54349;
+
+/**
+ * A throw-away database with `accounts` accounts made through createAccount, and `next start` from the current
+ * build with BENCH_BARE_ROUTE=1 so that /bench/bare answers `{}` (as test/web.ts starts it, but keeping the
+ * process id for CPU figures). DATABASE_URL names the server to use (its
+ * database is only used to create and drop ours); without it an embedded cluster under .data/pg-bench runs.
+ */
+export async function startBenchStack(options: { accounts: number }): Promise<BenchStack> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => console.error('bench cleanup:', err));
+  };
+  try {
+    let adminUrl = process.env.DATABASE_URL;
+    if (!adminUrl) {
+      const pg = await startEmbeddedPostgres(path.join(ROOT, '.data/pg-bench'), EMBEDDED_PORT);
+      cleanups.push(pg.stop);
+      adminUrl = pg.adminUrl;
+    }
+    const name = `kr_bench_${randomBytes(6).toString('hex')}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    cleanups.push(async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    });
+    await admin.unsafe(`create database ${name}`);
+    const url = withDatabase(adminUrl, name);
+    await migrateDatabase(url);
+    const db = createDb(url, { max: 8 });
+    cleanups.push(() => db.$client.end());
+    const keys = await createKeys(db, options.accounts);
+    const web = await startNext({ DATABASE_URL: url, BENCH_BARE_ROUTE: '1' });
+    cleanups.push(web.stop);
+    const snapshot = async () => ({ web: takeCpuSnapshot([web.pid]), postgres: takeCpuSnapshot(await listBackendPids(db, name)) });
+    const startCpuMeter: CpuMeter = async () => {
+      const before = await snapshot();
+      return async () => {
+        const after = await snapshot();
+        return { webMs: cpuSpentMs(before.web, after.web), postgresMs: cpuSpentMs(before.postgres, after.postgres) };
+      };
+    };
+    return { url: web.url, keys, databaseUrl: url, db, startCpuMeter, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Accounts are made 8 at a time; each gives its test key (live mode stays disabled, as for a new account). */
+async function createKeys(db: Db, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const account = await createAccount(db, { email: `bench-${i}@example.test`, seller: SELLER });
+        keys.push(account.testKey);
+      }
+    }),
+  );
+  return keys;
+}
+
+async function startNext(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('no Next.js build: run `npm run build` first');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', PUBLIC_BASE_URL: url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = collect(proc);
+  const stop = () => stopGroup(proc);
+  try {
+    await waitFor(async () => (await fetch(`${url}/bench/bare`).catch(() => null))?.ok === true, 30_000, output);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, pid: proc.pid!, stop };
+}
