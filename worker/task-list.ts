@@ -4,7 +4,9 @@ import { documentPrepare } from './tasks/document-prepare';
 import { ksefCheck } from './tasks/ksef-check';
 import { ksefSend } from './tasks/ksef-send';
 import { ksefStatus } from './tasks/ksef-status';
+import { mailSend } from './tasks/mail-send';
 import { maintenance } from './tasks/maintenance';
+import { pdfRender } from './tasks/pdf-render';
 
 /**
  * The one explicit list of tasks (DESIGN.md: plain identifiers). Tasks get the database they run against, so a
@@ -15,6 +17,8 @@ export const createTaskList = (db: Db): TaskList => ({
   ksef_send: ksefSend(db),
   ksef_status: ksefStatus(db),
   ksef_check: ksefCheck(db),
+  pdf_render: pdfRender(db),
+  mail_send: mailSend(db),
   maintenance: maintenance(db),
 });
 

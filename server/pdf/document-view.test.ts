@@ -113,10 +113,12 @@ describe('readIssuedFacts', () => {
       },
       issuePlace: 'Warszawa',
       correctionReason: 'Zwrot towaru: 1 szt. dzbanka (uszkodzony w transporcie) oraz zwrot kosztów dostawy',
+      totals: { netGrosze: -6_503, vatGrosze: -1_496, grossGrosze: -7_999 },
     });
     const facts = readIssuedFacts(xml4830);
     expect(facts.correctionReason).toBeNull();
     expect(facts.seller).toMatchObject({ email: null, phone: null });
+    expect(facts.totals).toEqual({ netGrosze: 41_707 + 9_954, vatGrosze: 9_593 + 796, grossGrosze: 62_050 });
   });
 
   test('decodes escaped text', () => {

@@ -1,0 +1,95 @@
+import { eq } from 'drizzle-orm';
+import { config } from '../config';
+import type { Db } from '../db/client';
+import { documents, files } from '../db/schema';
+import { withLockedDocument } from '../documents/locked';
+import { pdfUrl } from '../documents/serialize-document';
+import { patchDocument, type DocumentPatch } from '../documents/transition';
+import { readIssuedFacts } from '../pdf/issued-facts';
+import { buildInvoiceEmail } from './build-invoice-email';
+import { sendMail } from './send-mail';
+
+/** An SMTP refusal or an unreachable server: nothing was delivered, the job throws this to be retried. */
+export class MailRetryError extends Error {}
+
+export type MailOutcome = 'sent' | 'failed' | 'not_pending';
+
+const inFlight = (at: Date) =>
+  `Delivery started at ${at.toISOString()} and did not report back (worker stopped mid-send?): the e-mail may or may not ` +
+  'have arrived. It is not resent automatically; check with the buyer before resending.';
+
+/**
+ * mail_send: the buyer's e-mail with the PDF, at most once per document. Before the SMTP call a claim commits
+ * (mailStatus leaves `pending`, written as `failed` with the in-flight note above, since the schema has no
+ * `sending`), so a retry after a crash mid-send finds no pending mail and sends nothing: a lost e-mail needs a
+ * manual resend, a duplicate cannot happen. Refusals (4xx/5xx, connection refused) provably delivered nothing
+ * and go back to `pending` for the job's back-off; on the last attempt they stay `failed`. An outcome SMTP left
+ * open (connection lost after DATA) is `failed` with the note.
+ */
+export async function sendDocumentEmail(db: Db, documentId: string, options: { lastAttempt: boolean }): Promise<MailOutcome> {
+  const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
+  if (!doc || doc.mailStatus !== 'pending') return 'not_pending';
+  const { SMTP_URL: smtpUrl, MAIL_FROM: from } = config();
+  if (!doc.buyerEmail || !doc.pdfFileId || !doc.pdfToken || !doc.fa3Xml || !doc.number || !doc.ksefNumber) {
+    return finish(db, documentId, { mailStatus: 'failed', mailError: 'The document has no buyer e-mail, PDF or KSeF number to send.' }, 'failed');
+  }
+  if (!smtpUrl || !/^smtps?:\/\//.test(smtpUrl)) {
+    return finish(db, documentId, { mailStatus: 'failed', mailError: 'SMTP_URL is not set to an smtp:// or smtps:// URL.' }, 'failed');
+  }
+  const [file] = await db.select({ content: files.content, filename: files.filename }).from(files).where(eq(files.id, doc.pdfFileId));
+  if (!file) throw new Error(`document ${doc.id}: PDF file ${doc.pdfFileId} is missing`);
+  const message = buildInvoiceEmail({
+    sellerName: readIssuedFacts(doc.fa3Xml).seller.name,
+    documentKind: doc.kind,
+    number: doc.number,
+    ksefNumber: doc.ksefNumber,
+    pdfUrl: pdfUrl(doc.pdfToken),
+    pdf: file.content,
+    filename: file.filename,
+    to: doc.buyerEmail,
+    from,
+  });
+
+  if (!(await claim(db, documentId))) return 'not_pending';
+  try {
+    await sendMail(smtpUrl, message);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    if (!nothingDelivered(err)) return finish(db, documentId, { mailStatus: 'failed', mailError: `${why}. ${inFlight(new Date())}` }, 'failed');
+    await patch(db, documentId, { mailStatus: options.lastAttempt ? 'failed' : 'pending', mailError: why });
+    if (options.lastAttempt) return 'failed';
+    throw new MailRetryError(`e-mail for ${documentId} not delivered, retrying: ${why}`);
+  }
+  return finish(db, documentId, { mailStatus: 'sent', mailError: null }, 'sent');
+}
+
+/** Moves `pending` to the in-flight state in its own committed transaction; false when another run got there first. */
+async function claim(db: Db, documentId: string): Promise<boolean> {
+  let claimed = false;
+  await withLockedDocument(db, documentId, ['accepted'], async (tx, locked) => {
+    if (locked.mailStatus !== 'pending') return;
+    await patchDocument(tx, documentId, { mailStatus: 'failed', mailError: inFlight(new Date()) });
+    claimed = true;
+  });
+  return claimed;
+}
+
+const patch = (db: Db, documentId: string, fields: DocumentPatch) => db.transaction((tx) => patchDocument(tx, documentId, fields));
+
+async function finish(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
+  await patch(db, documentId, fields);
+  return outcome;
+}
+
+/**
+ * True only when nodemailer's error proves the message was not accepted: an SMTP reply of 4xx/5xx, or a failure
+ * to connect, resolve, secure or log in. A time-out or a dropped connection may come after the server took the
+ * message, so it is not a refusal.
+ */
+function nothingDelivered(err: unknown): boolean {
+  const e = err as { code?: unknown; responseCode?: unknown; syscall?: unknown; message?: unknown };
+  if (typeof e.responseCode === 'number' && e.responseCode >= 400) return true;
+  if (typeof e.code === 'string' && ['EDNS', 'ETLS', 'EAUTH', 'EENVELOPE', 'EREQUIRETLS'].includes(e.code)) return true;
+  if (e.syscall === 'connect' || e.syscall === 'getaddrinfo') return true;
+  return e.code === 'ETIMEDOUT' && typeof e.message === 'string' && /^(Connection timeout|Greeting never received)/.test(e.message);
+}
