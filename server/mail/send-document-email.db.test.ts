@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { startSmtpSink, type SinkMessage } from '../../emulators/smtp/server';
+import { useTestDatabase } from '../../test/db';
+import { createTestAccount } from '../../test/factories';
+import { paidOrder } from '../../test/orders';
+import { resetConfig } from '../config';
+import { documents, files } from '../db/schema';
+import { createInvoiceDocument } from '../documents/create-invoice';
+import { newId, randomToken } from '../ids';
+import { parseOrderInput } from '../orders/order-schema';
+import { readFixture } from '../orders/woocommerce/wc-test-payloads';
+import { MailRetryError, sendDocumentEmail } from './send-document-email';
+import { closeMailTransports } from './send-mail';
+
+const t = useTestDatabase();
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+afterAll(() => closeMailTransports());
+
+const useSmtp = (url: string) => {
+  process.env.SMTP_URL = url;
+  resetConfig();
+};
+
+/** An accepted document whose PDF is stored and whose e-mail is pending: the state pdf_render leaves. */
+async function pendingMail() {
+  const acct = await createTestAccount(t.db());
+  const email = `b-${randomToken(48).toLowerCase()}@example.test`;
+  const order = paidOrder();
+  const { document } = await createInvoiceDocument(t.db(), acct.testScope, parseOrderInput({ ...order, buyer: { ...order.buyer, email } }));
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(20_000)]);
+  const fileId = newId('file');
+  await t.db().insert(files).values({ id: fileId, documentId: document.id, contentType: 'application/pdf', filename: 'FV-2026-06-0042.pdf', content: pdf });
+  await t.db().update(documents).set({
+    status: 'accepted', number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: '5265877635-20260602-01000016B2C4-ED',
+    fa3Xml: readFixture('fa3-vat-pln-order-4817.xml'), pdfFileId: fileId, pdfToken: randomToken(128), mailStatus: 'pending',
+  }).where(eq(documents.id, document.id));
+  return { id: document.id, email, pdf };
+}
+
+const mailState = async (id: string) =>
+  (await t.db().select({ status: documents.mailStatus, error: documents.mailError }).from(documents).where(eq(documents.id, id)))[0]!;
+
+/** A minimal SMTP server on raw TCP that takes one message and then drops the connection without answering DATA. */
+async function startDroppingServer(): Promise<{ url: string; received: string[] }> {
+  const received: string[] = [];
+  const server: Server = createServer((socket) => {
+    let data: string | null = null;
+    socket.write('220 drop.test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      if (data !== null) {
+        data += chunk.toString('latin1');
+        if (data.endsWith('\r\n.\r\n')) {
+          received.push(data);
+          socket.destroy(); // the message is in; the "250 OK" never leaves
+        }
+        return;
+      }
+      for (const line of chunk.toString('latin1').split('\r\n').filter(Boolean)) {
+        const cmd = line.slice(0, 4).toUpperCase();
+        if (cmd === 'EHLO' || cmd === 'HELO') socket.write('250 drop.test\r\n');
+        else if (cmd === 'DATA') {
+          data = '';
+          socket.write('354 go ahead\r\n');
+        } else if (cmd === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 OK\r\n');
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => new Promise((r) => server.close(() => r())));
+  return { url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+async function startSmtp(options: ConstructorParameters<typeof SMTPServer>[0]): Promise<string> {
+  const server = new SMTPServer({ authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false, closeTimeout: 500, ...options });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => new Promise((r) => server.close(() => r())));
+  return `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+}
+
+describe('sendDocumentEmail', () => {
+  test('sends the PDF once; a second run finds nothing pending', async () => {
+    const sink = await startSmtpSink();
+    closers.push(sink.close);
+    useSmtp(sink.url);
+    const doc = await pendingMail();
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('sent');
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('not_pending');
+    const messages = (await (await fetch(`${sink.httpUrl}/messages`)).json()) as SinkMessage[];
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ to: [doc.email], subject: 'Faktura FV/2026/06/0042 – Kawowy Świat Sp. z o.o. / Invoice FV/2026/06/0042' });
+    expect(Buffer.from(messages[0]!.attachments[0]!.content, 'base64').equals(doc.pdf)).toBe(true);
+    expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
+  });
+
+  test('the claim is committed before SMTP answers: a run during delivery (a retry after a crash) sends nothing', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let arrived = 0;
+    const url = await startSmtp({
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          arrived++;
+          void gate.then(() => callback());
+        });
+      },
+    });
+    useSmtp(url);
+    const doc = await pendingMail();
+    const first = sendDocumentEmail(t.db(), doc.id, { lastAttempt: false });
+    await expect.poll(() => arrived, { timeout: 10_000 }).toBe(1);
+    // what the dashboard and a retried job see while SMTP has the message but has not answered
+    const during = await mailState(doc.id);
+    expect(during.status).toBe('failed');
+    expect(during.error).toMatch(/^Delivery started at .* may or may not have arrived/);
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('not_pending');
+    release();
+    expect(await first).toBe('sent');
+    expect(arrived).toBe(1);
+    expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
+  });
+
+  test('a 4xx refusal goes back to pending with the reason and throws for a retry; on the last attempt it stays failed', async () => {
+    const url = await startSmtp({
+      onRcptTo(_address, _session, callback) {
+        callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 450 }));
+      },
+    });
+    useSmtp(url);
+    const doc = await pendingMail();
+    await expect(sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).rejects.toBeInstanceOf(MailRetryError);
+    const retrying = await mailState(doc.id);
+    expect(retrying.status).toBe('pending');
+    expect(retrying.error).toMatch(/450 Mailbox busy/);
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: true })).toBe('failed');
+    expect((await mailState(doc.id)).error).toMatch(/450 Mailbox busy/);
+  });
+
+  test('connection refused is a refusal too', async () => {
+    const gone = await startSmtpSink();
+    await gone.close();
+    useSmtp(gone.url);
+    const doc = await pendingMail();
+    await expect(sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).rejects.toThrow(/ECONNREFUSED/);
+    expect((await mailState(doc.id)).status).toBe('pending');
+  });
+
+  test('the connection lost after DATA: the outcome is open, so it is recorded as failed and never resent', async () => {
+    const server = await startDroppingServer();
+    useSmtp(server.url);
+    const doc = await pendingMail();
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('failed');
+    expect(server.received).toHaveLength(1);
+    const state = await mailState(doc.id);
+    expect(state.status).toBe('failed');
+    expect(state.error).toMatch(/Connection closed unexpectedly.*may or may not have arrived/);
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('not_pending');
+    expect(server.received).toHaveLength(1);
+  });
+
+  test('no SMTP_URL: failed with the reason, nothing to retry', async () => {
+    delete process.env.SMTP_URL;
+    resetConfig();
+    const doc = await pendingMail();
+    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('failed');
+    expect((await mailState(doc.id)).error).toMatch(/SMTP_URL/);
+  });
+});
