@@ -1,7 +1,10 @@
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { db as sharedDb, type Db } from '../db/client';
+import { documents, files } from '../db/schema';
 import { getDocument } from '../documents/get-document';
 import { AppError } from '../errors';
-import type { Endpoint } from '../http/route';
+import { routeNotFound, type Endpoint } from '../http/route';
 import { parseParams } from '../http/validate';
 
 const ZDocumentId = z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/, 'must be an inv_ or cor_ id');
@@ -27,3 +30,53 @@ export const downloadUpo: Endpoint<{ id: string }> = {
     return { status: 200, raw: doc.upoXml, contentType: 'application/xml; charset=utf-8', headers: attachment(fileName(doc.number, doc.id, 'upo.xml')) };
   },
 };
+
+/** GET /v1/invoices/{id}/pdf (spec 4.4): the stored PDF as a download; 409 pdf_not_ready until pdf_render stored it. */
+export const downloadPdf: Endpoint<{ id: string }> = {
+  input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
+  handle: async ({ db, scope, input }) => {
+    const doc = await getDocument(db, scope, input.id);
+    const file = doc.pdfFileId ? await pdfFile(db, doc.pdfFileId, doc.id) : undefined;
+    if (!file) throw new AppError('pdf_not_ready');
+    return { status: 200, raw: file.content, contentType: 'application/pdf', headers: attachment(file.filename) };
+  },
+};
+
+async function pdfFile(db: Db, fileId: string, documentId: string) {
+  const [file] = await db.select({ content: files.content, filename: files.filename }).from(files).where(and(eq(files.id, fileId), eq(files.documentId, documentId)));
+  return file;
+}
+
+/** randomToken(128) is 22 base62 characters; anything else is not worth a query. */
+const PDF_TOKEN = /^[0-9A-Za-z]{22,64}$/;
+
+/**
+ * GET /d/{token}: the buyer's link (pdf_url), no API key. The token is the only secret, 128 random bits found
+ * through its unique index, so links cannot be enumerated; an unknown token answers like any unknown path.
+ */
+export async function getPublicPdf(req: Request, ctx: { params: Promise<{ token: string }> }): Promise<Response> {
+  const { token } = await ctx.params;
+  const file = PDF_TOKEN.test(token) ? await publicPdfFile(sharedDb(), token) : undefined;
+  if (!file) return routeNotFound(req, ctx);
+  return new Response(new Uint8Array(file.content), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `inline; filename="${file.filename}"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+      // the link is the credential: keep it out of Referer headers and search engines
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex',
+    },
+  });
+}
+
+async function publicPdfFile(db: Db, token: string) {
+  const [file] = await db
+    .select({ content: files.content, filename: files.filename })
+    .from(documents)
+    .innerJoin(files, and(eq(files.id, documents.pdfFileId), eq(files.documentId, documents.id)))
+    .where(eq(documents.pdfToken, token));
+  return file;
+}
