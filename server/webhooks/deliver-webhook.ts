@@ -41,23 +41,26 @@ export async function deliverWebhook(db: Db, job: DeliveryJob, o: DeliveryOption
   const at = new Date();
   const result = await sendWebhook(target.url, job.eventId, target.body, unsealWebhookSecret(target.secret), { mode: target.mode, timeoutMs: o.timeoutMs });
   const next = result.delivered || job.manual ? null : nextAttemptAt(job.attempt, new Date(), o.retryTimeScale);
-  await db.transaction(async (tx) => {
-    await tx.insert(webhookDeliveries).values({
-      eventId: job.eventId,
-      endpointId: job.endpointId,
-      attempt: job.attempt,
-      at,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      responseBody: result.responseBody,
-      error: result.error,
-      delivered: result.delivered ? 'yes' : 'no',
-      nextAttemptAt: next,
-    });
-    if (next) {
+  const row = {
+    eventId: job.eventId,
+    endpointId: job.endpointId,
+    attempt: job.attempt,
+    at,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    responseBody: result.responseBody,
+    error: result.error,
+    delivered: result.delivered ? ('yes' as const) : ('no' as const),
+    nextAttemptAt: next,
+  };
+  if (!next) {
+    await db.insert(webhookDeliveries).values(row); // the common case: one statement, no transaction
+  } else {
+    await db.transaction(async (tx) => {
+      await tx.insert(webhookDeliveries).values(row);
       const attempt = job.attempt + 1;
       await enqueue(tx, 'webhook_deliver', { eventId: job.eventId, endpointId: job.endpointId, attempt }, { runAt: next, jobKey: deliveryJobKey(job.eventId, job.endpointId, attempt) });
-    }
-  });
+    });
+  }
   return { outcome: result.delivered ? 'delivered' : 'failed', nextAttemptAt: next, ...result };
 }
