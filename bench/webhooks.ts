@@ -62,10 +62,11 @@ function runReceiver(secrets: Record<string, string>) {
 /** Child: a worker process with the production options of worker/main.ts and only the task under test. */
 async function runWorker(concurrency: number, batch: boolean) {
   const { webhookDeliver } = await import('../worker/tasks/webhook-deliver');
+  const db = createDb(process.env.DATABASE_URL!);
   await run({
     connectionString: process.env.DATABASE_URL!,
     concurrency,
-    taskList: { webhook_deliver: webhookDeliver },
+    taskList: { webhook_deliver: webhookDeliver(db) },
     noHandleSignals: true,
     pollInterval: 1_000,
     logger: new Logger(() => () => {}),

@@ -7,6 +7,7 @@ import { ksefStatus } from './tasks/ksef-status';
 import { mailSend } from './tasks/mail-send';
 import { maintenance } from './tasks/maintenance';
 import { pdfRender } from './tasks/pdf-render';
+import { webhookDeliver } from './tasks/webhook-deliver';
 
 /**
  * The one explicit list of tasks (DESIGN.md: plain identifiers). Tasks get the database they run against, so a
@@ -20,6 +21,7 @@ export const createTaskList = (db: Db): TaskList => ({
   pdf_render: pdfRender(db),
   mail_send: mailSend(db),
   maintenance: maintenance(db),
+  webhook_deliver: webhookDeliver(db),
 });
 
 export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check ?max=1'].join('\n');

@@ -9,8 +9,7 @@ import { createTestAccount } from '../../test/factories';
 import { paidOrder } from '../../test/orders';
 import { waitFor } from '../../test/web';
 import { webhookDeliver } from '../../worker/tasks/webhook-deliver';
-import { resetConfig } from '../config';
-import { db as sharedDb, type Tx } from '../db/client';
+import type { Tx } from '../db/client';
 import type { Scope } from '../db/scope';
 import { createInvoiceDocument } from '../documents/create-invoice';
 import { recordEvent, type EventType } from '../events/record-event';
@@ -37,10 +36,8 @@ let scope: Scope;
 const failuresLeft = new Map<string, number>();
 
 beforeAll(async () => {
-  // The task reads the process-wide pool and the time scale from the environment, as in the worker process.
-  process.env.DATABASE_URL = t.url();
+  // The task reads the time scale from the environment, as in the worker process.
   process.env.WEBHOOK_RETRY_TIME_SCALE = String(TIME_SCALE);
-  resetConfig();
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -60,7 +57,7 @@ beforeAll(async () => {
   scope = (await createTestAccount(t.db())).testScope;
   runner = await run({
     connectionString: t.url(),
-    taskList: { webhook_deliver: webhookDeliver },
+    taskList: { webhook_deliver: webhookDeliver(t.db()) },
     concurrency: 4,
     pollInterval: 50,
     noHandleSignals: true,
@@ -69,7 +66,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await runner?.stop();
-  await sharedDb().$client.end();
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));
 });
