@@ -1,19 +1,20 @@
 /**
  * POST /v1/invoices with a 10-line order against the bare route (`{}` through Next.js) in one run: 50 connections
  * for 10 s each, every request a new order under a key taken in turn from many accounts; once without and once with
- * an Idempotency-Key (what a careful shop integration sends). Then the latency of one 1000-line order.
+ * an Idempotency-Key (what a careful shop integration sends). Then the latency of one 1000-line order. CPU per
+ * request and `slices=N` as in bench/api.ts.
  * Issue goal: ≥ 40 % of the bare route's req/s with p99 ≤ 60 ms.
- * Run: npm run build && npm run bench:create-invoice [-- accounts=2000 seconds=10 connections=50 large=5]
+ * Run: npm run build && npm run bench:create-invoice [-- accounts=2000 seconds=10 connections=50 large=5 slices=1]
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { measureLoad } from './lib/load';
+import { measureInterleaved, measureLoad } from './lib/load';
 import { orderBodyFactory } from './lib/orders';
 import { printComparison } from './lib/report';
 import { startBenchStack } from './lib/stack';
 import { readArgs } from './lib/args';
 
-const args = readArgs({ accounts: 2000, seconds: 10, connections: 50, warmup: 3, large: 5 });
+const args = readArgs({ accounts: 2000, seconds: 10, connections: 50, warmup: 3, large: 5, slices: 1 });
 const WARMUP_KEYS = 200;
 const run = randomBytes(4).toString('hex');
 
@@ -30,16 +31,22 @@ try {
   await measureLoad({ ...common, name: 'warm-up bare', path: '/bench/bare', seconds: args.warmup });
   await measureLoad({ ...common, ...post('warm'), name: 'warm-up invoices', seconds: args.warmup, keys: warmKeys });
 
-  const bare = await measureLoad({ ...metered, name: 'GET /bench/bare', path: '/bench/bare', seconds: args.seconds });
-  const plain = await measureLoad({ ...metered, ...post('plain'), name: 'POST /v1/invoices, 10 lines', seconds: args.seconds, keys });
-  const idempotent = await measureLoad({
-    ...metered,
-    ...post('idem'),
-    name: 'POST /v1/invoices, 10 lines, Idempotency-Key',
-    seconds: args.seconds,
-    keys,
-    headers: (n) => ({ 'idempotency-key': `${run}-idem-${n}` }),
-  });
+  const [bare, plain, idempotent] = await measureInterleaved(
+    [
+      { ...metered, name: 'GET /bench/bare', path: '/bench/bare', seconds: args.seconds },
+      { ...metered, ...post('plain'), name: 'POST /v1/invoices, 10 lines', seconds: args.seconds, keys },
+      {
+        ...metered,
+        ...post('idem'),
+        name: 'POST /v1/invoices, 10 lines, Idempotency-Key',
+        seconds: args.seconds,
+        keys,
+        headers: (n: number) => ({ 'idempotency-key': `${run}-idem-${n}` }),
+      },
+    ],
+    args.slices,
+  );
+  if (!bare || !plain || !idempotent) throw new Error('a run gave no figures');
   ok = printComparison(`POST /v1/invoices, ${args.connections} connections × ${args.seconds} s, ${keys.length} keys`, bare, [plain, idempotent], {
     minShareOfBare: 0.4,
     maxP99Ms: 60,
@@ -52,8 +59,8 @@ try {
   const created = (plain.statuses['201'] ?? 0) + (idempotent.statuses['201'] ?? 0);
   const stored = made?.documents ?? 0;
   console.log(`201 answers counted: ${created}; invoices stored: ${stored}; document_prepare jobs (warm-up included): ${made?.jobs}`);
-  // Requests still in flight when a run's clock stops are answered after it, uncounted: at most one per connection.
-  if (stored < created || stored > created + 2 * args.connections) ok = false;
+  // Requests still in flight when a slice's clock stops are answered after it, uncounted: at most one per connection.
+  if (stored < created || stored > created + 2 * args.slices * args.connections) ok = false;
 
   const large = orderBodyFactory(1000);
   const latencies: number[] = [];

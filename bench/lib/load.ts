@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { CpuMeter } from './cpu';
+import type { CpuMeter, CpuUse } from './cpu';
 
 export type LoadSpec = {
   name: string;
@@ -10,7 +10,7 @@ export type LoadSpec = {
   seconds: number;
   /** API keys used in turn, one per request, so that the per-key rate limit spreads over all of them. */
   keys?: readonly string[];
-  /** The body of the n-th request (n counts from 0 within this run). */
+  /** The body of the n-th request (n counts from 0 over every slice of this spec). */
   body?: (n: number) => string;
   headers?: (n: number) => Record<string, string>;
   /** Charges the CPU of the server side (web process, database backends) to the run. */
@@ -33,45 +33,82 @@ export type LoadFigures = {
   postgresCpuMs: number | null;
 };
 
-/** Runs autocannon against one path and condenses its result to the figures the benchmarks report. */
-export async function measureLoad(spec: LoadSpec): Promise<LoadFigures> {
-  let n = 0;
+type Slice = { seconds: number; latencies: number[]; statuses: Record<string, number>; errors: number; cpu: CpuUse | undefined };
+
+/** Runs autocannon once against one path and keeps every answer's status and latency. */
+async function runSlice(spec: LoadSpec, seconds: number, counter: { n: number }): Promise<Slice> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
   const stopMeter = await spec.cpuMeter?.();
-  const result = await autocannon({
+  const started = performance.now();
+  const options: autocannon.Options = {
     url: spec.url + spec.path,
     method: spec.method ?? 'GET',
     connections: spec.connections,
-    duration: spec.seconds,
+    duration: seconds,
     requests: [
       {
         setupRequest: (req) => {
-          const i = n++;
+          const i = counter.n++;
           const headers: Record<string, string> = { ...spec.headers?.(i) };
           const key = spec.keys?.[i % spec.keys.length];
           if (key) headers.authorization = `Bearer ${key}`;
-          if (spec.body) {
-            headers['content-type'] = 'application/json';
-            return { ...req, headers, body: spec.body(i) };
-          }
-          return { ...req, headers };
+          if (!spec.body) return { ...req, headers };
+          headers['content-type'] = 'application/json';
+          return { ...req, headers, body: spec.body(i) };
         },
       },
     ],
-  });
-  const cpu = await stopMeter?.();
-  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
-  const statuses: Record<string, number> = {};
-  for (const [status, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = stat.count ?? 0;
-  return {
-    name: spec.name,
-    requests: answered,
-    reqPerSec: answered / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xxShare: answered === 0 ? 1 : (answered - result['2xx']) / answered,
-    errors: result.errors,
-    statuses,
-    webCpuMs: cpu && answered ? cpu.webMs / answered : null,
-    postgresCpuMs: cpu && answered ? cpu.postgresMs / answered : null,
   };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)));
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  return { seconds: elapsed, latencies, statuses, errors: result.errors, cpu: await stopMeter?.() };
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+function condense(name: string, slices: Slice[]): LoadFigures {
+  const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const s of slices) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const answered = latencies.length;
+  const ok = Object.entries(statuses).reduce((sum, [status, count]) => sum + (status.startsWith('2') ? count : 0), 0);
+  const metered = slices.every((s) => s.cpu) && answered > 0;
+  const cpu = (pick: (c: CpuUse) => number) => (metered ? slices.reduce((sum, s) => sum + pick(s.cpu!), 0) / answered : null);
+  return {
+    name,
+    requests: answered,
+    reqPerSec: answered / slices.reduce((sum, s) => sum + s.seconds, 0),
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    non2xxShare: answered === 0 ? 1 : (answered - ok) / answered,
+    errors: slices.reduce((sum, s) => sum + s.errors, 0),
+    statuses,
+    webCpuMs: cpu((c) => c.webMs),
+    postgresCpuMs: cpu((c) => c.postgresMs),
+  };
+}
+
+/** One autocannon run of `spec.seconds`, condensed to the figures the benchmarks report. */
+export async function measureLoad(spec: LoadSpec): Promise<LoadFigures> {
+  return condense(spec.name, [await runSlice(spec, spec.seconds, { n: 0 })]);
+}
+
+/**
+ * Runs the specs in turn, in `slices` alternating slices that add up to each spec's `seconds`: on a machine others
+ * share, load that comes and goes then falls on every route alike instead of on whichever ran at that moment.
+ */
+export async function measureInterleaved(specs: LoadSpec[], slices: number): Promise<LoadFigures[]> {
+  const runs = specs.map(() => [] as Slice[]);
+  const counters = specs.map(() => ({ n: 0 }));
+  for (let round = 0; round < slices; round++) {
+    for (const [i, spec] of specs.entries()) runs[i]!.push(await runSlice(spec, spec.seconds / slices, counters[i]!));
+  }
+  return specs.map((spec, i) => condense(spec.name, runs[i]!));
 }
