@@ -7,7 +7,7 @@ import { beat, forget, releaseDeadWorkers } from '../server/jobs/heartbeat';
 import { newId } from '../server/ids';
 import { CRONTAB, createTaskList } from './task-list';
 
-const HEARTBEAT_MS = 3_000;
+const HEARTBEAT_MS = Number(process.env.WORKER_HEARTBEAT_MS ?? 3_000);
 
 /** The worker process: graphile-worker over DATABASE_URL plus the heartbeat that frees dead workers' jobs. */
 async function main() {
@@ -15,8 +15,10 @@ async function main() {
   if (!connectionString) throw new Error('DATABASE_URL is not set');
   const processId = `${hostname()}:${process.pid}:${newId('req').slice(4, 12)}`;
   const graphileIds: string[] = [];
-  // Attached before run() so that no worker:create is missed: the ids are what a survivor unlocks after a SIGKILL.
+  // Attached before run() so that no id is missed: a survivor unlocks these after a SIGKILL. Jobs are locked by
+  // the pool's id when fetched in batches and by a worker's id otherwise, so both are recorded.
   const events: WorkerEvents = new EventEmitter();
+  events.on('pool:create', ({ workerPool }) => graphileIds.push(workerPool.id));
   events.on('worker:create', ({ worker }) => graphileIds.push(worker.workerId));
   const runner = await run({
     events,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 
 /** A worker process that has not beaten for this long is taken as dead (SIGKILL, lost machine). */
-export const DEAD_AFTER_SECONDS = 15;
+export const DEAD_AFTER_SECONDS = Number(process.env.WORKER_DEAD_AFTER_SECONDS ?? 15);
 
 export async function beat(db: Db, processId: string, graphileWorkerIds: string[]): Promise<void> {
   await db.execute(sql`
