@@ -9,7 +9,7 @@ export type CpuSnapshot = Map<number, number>;
 
 /**
  * Reads the CPU time of the given processes from /proc. On a shared machine wall-clock figures move with everyone
- * else's load; CPU time per request does not, so the benchmarks print both.
+ * else's load; CPU time per request moves far less, so the benchmarks print both.
  */
 export function takeCpuSnapshot(pids: readonly number[]): CpuSnapshot {
   const out: CpuSnapshot = new Map();

@@ -31,9 +31,11 @@ export type LoadFigures = {
   /** CPU ms per answered request in the web process and in PostgreSQL, when a meter was given. */
   webCpuMs: number | null;
   postgresCpuMs: number | null;
+  /** CPU ms per answered request of this process, the load client. */
+  clientCpuMs: number;
 };
 
-type Slice = { seconds: number; latencies: number[]; statuses: Record<string, number>; errors: number; cpu: CpuUse | undefined };
+type Slice = { seconds: number; latencies: number[]; statuses: Record<string, number>; errors: number; cpu: CpuUse | undefined; clientMs: number };
 
 /** Runs autocannon once against one path and keeps every answer's status and latency. */
 async function runSlice(spec: LoadSpec, seconds: number, counter: { n: number }): Promise<Slice> {
@@ -41,6 +43,7 @@ async function runSlice(spec: LoadSpec, seconds: number, counter: { n: number })
   const statuses: Record<string, number> = {};
   const stopMeter = await spec.cpuMeter?.();
   const started = performance.now();
+  const clientBefore = process.cpuUsage();
   const options: autocannon.Options = {
     url: spec.url + spec.path,
     method: spec.method ?? 'GET',
@@ -68,7 +71,8 @@ async function runSlice(spec: LoadSpec, seconds: number, counter: { n: number })
     });
   });
   const elapsed = (performance.now() - started) / 1000;
-  return { seconds: elapsed, latencies, statuses, errors: result.errors, cpu: await stopMeter?.() };
+  const client = process.cpuUsage(clientBefore);
+  return { seconds: elapsed, latencies, statuses, errors: result.errors, cpu: await stopMeter?.(), clientMs: (client.user + client.system) / 1000 };
 }
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
@@ -92,6 +96,7 @@ function condense(name: string, slices: Slice[]): LoadFigures {
     statuses,
     webCpuMs: cpu((c) => c.webMs),
     postgresCpuMs: cpu((c) => c.postgresMs),
+    clientCpuMs: answered ? slices.reduce((sum, s) => sum + s.clientMs, 0) / answered : NaN,
   };
 }
 
