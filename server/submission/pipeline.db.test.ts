@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startNbpEmulator } from '../../emulators/nbp/server';
+import { resetConfig } from '../config';
 import { useTestDatabase } from '../../test/db';
 import { createTestAccount, VALID_SELLER } from '../../test/factories';
 import { paidOrder } from '../../test/orders';
@@ -51,8 +53,8 @@ describe('state table (spec 3)', () => {
     expect(done.totalGrossGrosze).toBe(9498 + 3990 + 1500);
     expect(await timeline(t.db(), doc.id)).toEqual(['pending', 'queued', 'sending', 'accepted']);
     expect(await eventsOf(doc.id)).toEqual(['invoice.accepted']);
-    const jobs = await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${`pdf:${doc.id}`}`);
-    expect(jobs).toHaveLength(1);
+    // the PDF step was queued with the acceptance and renders shortly after
+    await expect.poll(async () => (await waitForStatus(t.db(), doc.id, ['accepted'])).pdfFileId, { timeout: 15_000 }).not.toBeNull();
     const mode = await getAccountMode(t.db(), seller.testScope);
     expect(mode.mode).toMatchObject({ ksefConnected: true, ksefCheckError: null });
   });
@@ -204,3 +206,38 @@ test('numbers are gapless per month and series under concurrency', async () => {
   const numbers = done.map((d) => Number(d.number!.split('/')[3])).sort((a, b) => a - b);
   expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 }, 60_000);
+
+describe('foreign currency', () => {
+  let nbp: Awaited<ReturnType<typeof startNbpEmulator>> | undefined;
+  beforeAll(async () => {
+    nbp = await startNbpEmulator({ port: 0, host: '127.0.0.1' });
+    process.env.NBP_BASE_URL = nbp.url;
+    resetConfig();
+  });
+  afterAll(() => nbp?.close());
+  const setNbpFault = (fault: 'error' | 'none') =>
+    fetch(`${nbp!.url.replace(/\/api$/, '')}/__control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault }) });
+
+  test('an EUR invoice takes the NBP table A rate of the last working day before paid_at', async () => {
+    const seller = await connectedSeller();
+    const doc = await invoiceFor(seller.testScope, { currency: 'EUR', paid_at: '2026-05-30T10:00:00Z' });
+    const done = await waitForStatus(t.db(), doc.id, ['accepted', 'rejected', 'error']);
+    expect(done.status).toBe('accepted');
+    expect(done.exchangeRate).toMatchObject({ date: '2026-05-29', rate: '4.2322' });
+    expect(done.fa3Xml).toContain('<KodWaluty>EUR</KodWaluty>');
+    expect(done.fa3Xml).toContain('<KursWaluty>4.2322</KursWaluty>');
+  });
+
+  test('NBP down: the document waits unnumbered and is numbered once NBP answers, never with a guessed rate', async () => {
+    const seller = await connectedSeller();
+    await setNbpFault('error');
+    const doc = await invoiceFor(seller.testScope, { currency: 'USD', paid_at: '2026-06-10T10:00:00Z' });
+    await new Promise((r) => setTimeout(r, 1500));
+    const waiting = await waitForStatus(t.db(), doc.id, ['pending']);
+    expect(waiting.number).toBeNull();
+    await setNbpFault('none');
+    const done = await waitForStatus(t.db(), doc.id, ['accepted', 'rejected', 'error'], 30_000);
+    expect(done.status).toBe('accepted');
+    expect(done.exchangeRate).toMatchObject({ date: '2026-06-09' });
+  }, 40_000);
+});
