@@ -166,7 +166,9 @@ async function main() {
   } else {
     start('web', process.execPath, [next, 'dev', '-p', String(port)], env);
   }
-  start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts'], env);
+  // PDF rendering blocks its event loop for a while per document: it gets its own worker process
+  start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts'], { ...env, WORKER_TASKS: '-pdf_render' });
+  start('worker-pdf', process.execPath, ['--import', 'tsx', 'worker/main.ts'], { ...env, WORKER_TASKS: 'pdf_render', WORKER_CONCURRENCY: '1' });
   log(`dashboard: http://localhost:${port}/dashboard   API: http://localhost:${port}/v1   errors: http://localhost:${port}/docs/errors`);
 }
 

@@ -5,7 +5,7 @@ import { db } from '../server/db/client';
 import { config } from '../server/config';
 import { beat, forget, releaseDeadWorkers } from '../server/jobs/heartbeat';
 import { newId } from '../server/ids';
-import { CRONTAB, createTaskList } from './task-list';
+import { CRONTAB, createTaskList, selectTasks } from './task-list';
 
 const HEARTBEAT_MS = Number(process.env.WORKER_HEARTBEAT_MS ?? 3_000);
 
@@ -24,7 +24,7 @@ async function main() {
     events,
     connectionString,
     concurrency: Number(process.env.WORKER_CONCURRENCY ?? 8),
-    taskList: createTaskList(db()),
+    taskList: selectTasks(createTaskList(db()), process.env.WORKER_TASKS),
     crontab: CRONTAB,
     noHandleSignals: true,
     pollInterval: 1_000,

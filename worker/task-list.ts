@@ -25,3 +25,18 @@ export const createTaskList = (db: Db): TaskList => ({
 });
 
 export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check ?max=1'].join('\n');
+
+/**
+ * WORKER_TASKS=pdf_render (comma-separated) makes a worker process run only those tasks, `-pdf_render` all but
+ * those: PDF rendering is CPU-bound and blocks its event loop, so the stack gives it a process of its own and the
+ * KSeF steps keep their latency. graphile-worker only fetches jobs of the tasks a process has.
+ */
+export function selectTasks(all: TaskList, spec: string | undefined): TaskList {
+  if (!spec?.trim()) return all;
+  const names = spec.split(',').map((n) => n.trim()).filter(Boolean);
+  const excluded = names.filter((n) => n.startsWith('-')).map((n) => n.slice(1));
+  const included = names.filter((n) => !n.startsWith('-'));
+  const unknown = [...excluded, ...included].filter((n) => !(n in all));
+  if (unknown.length) throw new Error(`WORKER_TASKS names unknown tasks: ${unknown.join(', ')}`);
+  return Object.fromEntries(Object.entries(all).filter(([n]) => (included.length ? included.includes(n) : !excluded.includes(n))));
+}
