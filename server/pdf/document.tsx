@@ -342,10 +342,10 @@ type Painter = { rect(x: number, y: number, w: number, h: number): Painter; fill
 
 function QrBlock({ view, qr }: DocumentProps) {
   const quiet = 4; // modules of white border a scanner needs around the symbol
-  const module = QR_SIZE / (qr.size + 2 * quiet);
+  const cell = QR_SIZE / (qr.size + 2 * quiet);
   // Canvas draws straight through pdfkit; an Svg path of ~500 rectangles cost more than the rest of the page.
   const paint = (painter: Painter) => {
-    for (const [x, y, length] of qr.runs) painter.rect((x + quiet) * module, (y + quiet) * module, length * module, module);
+    for (const [x, y, length] of qr.runs) painter.rect((x + quiet) * cell, (y + quiet) * cell, length * cell, cell);
     painter.fill('#000000');
     return null;
   };
