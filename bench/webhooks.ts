@@ -72,6 +72,9 @@ async function runWorker(concurrency: number, batch: boolean) {
     logger: new Logger(() => () => {}),
     ...(batch && { preset: { worker: { localQueue: { size: concurrency * 4 }, completeJobBatchDelay: 0 } } }),
   });
+  process.on('message', (m: { kind: string }) => {
+    if (m.kind === 'cpu') process.send!({ kind: 'cpu', ...process.cpuUsage() });
+  });
   process.send!({ kind: 'ready' });
 }
 
@@ -190,10 +193,14 @@ async function main() {
     t0 = performance.now();
     const drained = await waitForDeliveries(receiver, total * ENDPOINTS, 600_000);
     const drainS = (performance.now() - t0) / 1000;
+    worker.send({ kind: 'cpu' });
+    const cpu = await nextMessage<{ user: number; system: number }>(worker, 'cpu');
     receiver.send({ kind: 'samples' });
     await nextMessage(receiver, 'samples');
     console.log(`recorded ${total} events in ${recordS.toFixed(1)} s (${Math.round(total / recordS)} events/s, ${ENDPOINTS} jobs each)`);
     console.log(`throughput: ${drained.n} deliveries in ${drainS.toFixed(1)} s = ${Math.round(drained.n / drainS)} deliveries/s (bad signatures: ${drained.bad})`);
+    // Independent of how busy the machine is: what one delivery costs the worker process (PostgreSQL not included).
+    console.log(`worker CPU: ${((cpu.user + cpu.system) / 1000 / drained.n).toFixed(2)} ms per delivery (start-up included)`);
 
     // Phase 2: latency at a steady rate.
     t0 = performance.now();
