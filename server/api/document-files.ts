@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { db as sharedDb, type Db } from '../db/client';
 import { documents, files } from '../db/schema';
+import type { DocumentRow } from '../documents/document-row';
 import { getDocument } from '../documents/get-document';
 import { AppError } from '../errors';
 import { routeNotFound, type Endpoint } from '../http/route';
@@ -11,36 +12,37 @@ const ZDocumentId = z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/, 'must be a
 const fileName = (number: string | null, id: string, ext: string) => `${(number ?? id).replace(/[^0-9A-Za-z_-]+/g, '-')}.${ext}`;
 const attachment = (name: string) => ({ 'Content-Disposition': `attachment; filename="${name}"` });
 
+type Download = { content: Buffer | string; contentType: string; filename: string };
+
+/** A GET /v1/invoices/{id}/… download: the document of the scope, then its file or 409 `notReady`. */
+function downloadEndpoint(notReady: 'xml_not_ready' | 'upo_not_ready' | 'pdf_not_ready', pick: (db: Db, doc: DocumentRow) => Promise<Download | null>): Endpoint<{ id: string }> {
+  return {
+    input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
+    handle: async ({ db, scope, input }) => {
+      const file = await pick(db, await getDocument(db, scope, input.id));
+      if (!file) throw new AppError(notReady);
+      return { status: 200, raw: file.content, contentType: file.contentType, headers: attachment(file.filename) };
+    },
+  };
+}
+
+const XML = 'application/xml; charset=utf-8';
+
 /** GET /v1/invoices/{id}/xml (beyond the spec): the FA(3) XML exactly as built and sent; 409 until built. */
-export const downloadXml: Endpoint<{ id: string }> = {
-  input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
-  handle: async ({ db, scope, input }) => {
-    const doc = await getDocument(db, scope, input.id);
-    if (!doc.fa3Xml) throw new AppError('xml_not_ready');
-    return { status: 200, raw: doc.fa3Xml, contentType: 'application/xml; charset=utf-8', headers: attachment(fileName(doc.number, doc.id, 'xml')) };
-  },
-};
+export const downloadXml = downloadEndpoint('xml_not_ready', async (_db, doc) =>
+  doc.fa3Xml ? { content: doc.fa3Xml, contentType: XML, filename: fileName(doc.number, doc.id, 'xml') } : null,
+);
 
 /** GET /v1/invoices/{id}/upo (beyond the spec): KSeF's UPO of the accepted document; 409 until available. */
-export const downloadUpo: Endpoint<{ id: string }> = {
-  input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
-  handle: async ({ db, scope, input }) => {
-    const doc = await getDocument(db, scope, input.id);
-    if (!doc.upoXml) throw new AppError('upo_not_ready');
-    return { status: 200, raw: doc.upoXml, contentType: 'application/xml; charset=utf-8', headers: attachment(fileName(doc.number, doc.id, 'upo.xml')) };
-  },
-};
+export const downloadUpo = downloadEndpoint('upo_not_ready', async (_db, doc) =>
+  doc.upoXml ? { content: doc.upoXml, contentType: XML, filename: fileName(doc.number, doc.id, 'upo.xml') } : null,
+);
 
 /** GET /v1/invoices/{id}/pdf (spec 4.4): the stored PDF as a download; 409 pdf_not_ready until pdf_render stored it. */
-export const downloadPdf: Endpoint<{ id: string }> = {
-  input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
-  handle: async ({ db, scope, input }) => {
-    const doc = await getDocument(db, scope, input.id);
-    const file = doc.pdfFileId ? await pdfFile(db, doc.pdfFileId, doc.id) : undefined;
-    if (!file) throw new AppError('pdf_not_ready');
-    return { status: 200, raw: file.content, contentType: 'application/pdf', headers: attachment(file.filename) };
-  },
-};
+export const downloadPdf = downloadEndpoint('pdf_not_ready', async (db, doc) => {
+  const file = doc.pdfFileId ? await pdfFile(db, doc.pdfFileId, doc.id) : undefined;
+  return file ? { content: file.content, contentType: 'application/pdf', filename: file.filename } : null;
+});
 
 async function pdfFile(db: Db, fileId: string, documentId: string) {
   const [file] = await db.select({ content: files.content, filename: files.filename }).from(files).where(and(eq(files.id, fileId), eq(files.documentId, documentId)));
