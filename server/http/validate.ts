@@ -1,10 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../errors';
-
-/** JSON path of spec 2.3: `order.lines[3].unit_price`. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
-}
+import { jsonPath, valueAt } from '../json-path';
 
 /**
  * Parses with a zod schema and turns the first issue into parameter_missing (absent value) or parameter_invalid,
@@ -14,13 +10,9 @@ export function parseParams<S extends z.ZodType>(schema: S, value: unknown, root
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const path = jsonPath([...root, ...issue.path]);
+  const path = jsonPath('', [...root, ...issue.path]);
   const missing = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
   throw new AppError(missing ? 'parameter_missing' : 'parameter_invalid', path || undefined, describe(path, issue.message, missing));
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
 }
 
 const describe = (path: string, message: string, missing: boolean) =>

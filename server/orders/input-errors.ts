@@ -1,22 +1,9 @@
 import type { z } from 'zod';
 import { AppError, type ErrorCode } from '../errors';
+import { jsonPath, valueAt } from '../json-path';
 
 /** Codes a field may carry instead of parameter_missing when it is absent (spec 4.2 rule 3-4). */
 const MISSING_CODES: Record<string, ErrorCode> = { nip: 'buyer_nip_missing', paid_at: 'order_not_paid', vat_rate: 'vat_rate_missing' };
-
-/** `['lines', 3, 'unit_price']` under `order` → `order.lines[3].unit_price` (the spec's `param`). */
-export function jsonPath(root: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), root);
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let node = input;
-  for (const key of path) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<PropertyKey, unknown>)[key];
-  }
-  return node;
-}
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
