@@ -77,7 +77,7 @@ async function main() {
     child('emulators/ksef/main.ts', { KSEF_EMULATOR_PORT: String(port), KSEF_EMULATOR_LIMITS: 'test', KSEF_EMULATOR_DELAY_MS: '0' });
     await waitFor(async () => fetch(`${ksefUrl}/security/public-key-certificates`).then(() => true, () => false), 30_000);
     const control = createEmulatorControl(ksefUrl);
-    const scopes = [];
+    const scopes: { accountId: string; mode: 'test' }[] = [];
     for (let i = 0; i < sellerCount; i++) {
       const nip = randomNip();
       const acct = await createAccount(db, { email: `bench-${i}@example.test`, seller: { nip, name: `Sklep ${i}`, address1: 'ul. Prosta 1', address2: '00-001 Warszawa' } });

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Scope } from '../db/scope';
 import { AppError } from '../errors';
+import { sealJson, unsealJson } from '../security/sealed-json';
 import { toErrorResponse } from './errors';
 
 export type StoredResponse = { status: number; body: string };
@@ -20,6 +21,7 @@ export function checkIdempotencyKey(key: string): void {
  * Stripe's semantics (spec section 8): the first request with a key runs and its response is kept for 24 hours;
  * the same request again replays it (with `replayStatus` when given), another request under the key is refused,
  * and a concurrent duplicate waits for the first instead of running. 5xx answers are not kept, so a retry runs again.
+ * Kept answers are sealed: a webhook endpoint's create answer carries its secret (invariant 6).
  */
 export async function withIdempotency(
   db: Db,
@@ -48,7 +50,7 @@ export async function withIdempotency(
     if (!row) continue; // released by a failed first request between our two statements
     if (row.request_hash !== requestHash) throw new AppError('idempotency_key_reused', 'Idempotency-Key');
     if (row.response_status !== null && row.response_body !== null) {
-      return { status: replayStatus ?? row.response_status, body: row.response_body };
+      return { status: replayStatus ?? row.response_status, body: unsealJson<string>(row.response_body) };
     }
     await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
   }
@@ -73,7 +75,7 @@ async function runAndStore(db: Db, scope: Scope, key: string, run: () => Promise
     await release();
     return out;
   }
-  await db.execute(sql`update idempotency_keys set response_status = ${out.status}, response_body = ${out.body}
+  await db.execute(sql`update idempotency_keys set response_status = ${out.status}, response_body = ${sealJson(out.body)}
     where account_id = ${scope.accountId} and mode = ${scope.mode} and key = ${key}`);
   return out;
 }

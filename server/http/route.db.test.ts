@@ -83,6 +83,8 @@ describe('Idempotency-Key', () => {
     expect(second.status).toBe(200);
     expect(await second.json()).toEqual(await first.json());
     expect(await executions()).toBe(before + 1);
+    const [kept] = await t.db().execute<{ response_body: string }>(sql`select response_body from idempotency_keys where key = 'k-replay'`);
+    expect(kept!.response_body).not.toContain('idem'); // sealed: a kept answer may carry a webhook secret
   });
 
   test('another request under the same key gives 409 idempotency_key_reused', async () => {

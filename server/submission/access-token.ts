@@ -5,7 +5,7 @@ import { authenticate, KsefAuthError, refreshAccessToken, type KsefTokens } from
 import type { KsefClient } from '../ksef/client';
 import { KsefApiError } from '../ksef/http';
 import { recordConnectionCheck, type LoadedCredential } from './credentials';
-import { sealJson, unsealJson } from './secret';
+import { sealJson, unsealJson } from '../security/sealed-json';
 
 /** KSeF refused the credential itself (expired, revoked, no permission): the documents wait for a new one. */
 export class CredentialRefusedError extends Error {

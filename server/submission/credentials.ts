@@ -4,7 +4,7 @@ import { inScope, type Scope } from '../db/scope';
 import { accountModes, documents, ksefTokens } from '../db/schema';
 import { enqueue } from '../jobs/enqueue';
 import type { KsefCredential } from '../ksef/auth';
-import { sealJson, unsealJson } from './secret';
+import { sealJson, unsealJson } from '../security/sealed-json';
 
 /** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
 export type StoredCredential =

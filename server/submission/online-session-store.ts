@@ -5,7 +5,7 @@ import { ksefSessions } from '../db/schema';
 import { newId } from '../ids';
 import type { KsefClient } from '../ksef/client';
 import { openOnlineSession, type OnlineSession } from '../ksef/online-session';
-import { sealJson, unsealJson } from './secret';
+import { sealJson, unsealJson } from '../security/sealed-json';
 
 /** Sessions are left open until shortly before KSeF's 12 h expiry, then replaced. */
 const REOPEN_BEFORE_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { seal, unseal } from '../security/seal';
+import { seal, unseal } from './seal';
 
 function appSecret(): string {
   const secret = config().APP_SECRET;
