@@ -1,12 +1,14 @@
 import type { TaskList } from 'graphile-worker';
 import type { Db } from '../server/db/client';
 import { documentPrepare } from './tasks/document-prepare';
+import { ksefBatchStatus } from './tasks/ksef-batch-status';
 import { ksefCheck } from './tasks/ksef-check';
 import { ksefSend } from './tasks/ksef-send';
 import { ksefStatus } from './tasks/ksef-status';
 import { mailSend } from './tasks/mail-send';
 import { maintenance } from './tasks/maintenance';
 import { pdfRender } from './tasks/pdf-render';
+import { planRelease } from './tasks/plan-release';
 import { webhookDeliver } from './tasks/webhook-deliver';
 
 /**
@@ -17,6 +19,8 @@ export const createTaskList = (db: Db): TaskList => ({
   document_prepare: documentPrepare(db),
   ksef_send: ksefSend(db),
   ksef_status: ksefStatus(db),
+  ksef_batch_status: ksefBatchStatus(db),
+  plan_release: planRelease(db),
   ksef_check: ksefCheck(db),
   pdf_render: pdfRender(db),
   mail_send: mailSend(db),
@@ -24,7 +28,8 @@ export const createTaskList = (db: Db): TaskList => ({
   webhook_deliver: webhookDeliver(db),
 });
 
-export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check ?max=1'].join('\n');
+/** plan_release at every full hour also runs at the first minute of each Europe/Warsaw month (whole-hour offset). */
+export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check ?max=1', '0 * * * * plan_release ?max=1'].join('\n');
 
 /**
  * WORKER_TASKS=pdf_render (comma-separated) makes a worker process run only those tasks, `-pdf_render` all but

@@ -4,6 +4,7 @@ import type { Scope } from '../db/scope';
 import { inScope } from '../db/scope';
 import { accountModes, accounts, numberCounters } from '../db/schema';
 import { AppError } from '../errors';
+import { enqueue } from '../jobs/enqueue';
 import type { SellerInput } from './create-account';
 
 export type AccountModeRow = typeof accountModes.$inferSelect;
@@ -39,14 +40,30 @@ export async function enableLive(db: DbOrTx, accountId: string): Promise<boolean
   return rows.length > 0;
 }
 
-/** Live plan limit (null = none); test mode is always Unlimited. */
+/**
+ * Live plan limit (null = none); test mode is always Unlimited. The release of documents waiting for the plan
+ * is enqueued in the same transaction, so a raised limit always numbers them (in creation order).
+ */
 export async function setMonthlyLimit(db: DbOrTx, accountId: string, limit: number | null): Promise<boolean> {
-  const rows = await db
-    .update(accountModes)
-    .set({ monthlyLimit: limit, planName: limit === null ? 'Unlimited' : `Up to ${limit} invoices a month`, updatedAt: new Date() })
-    .where(and(eq(accountModes.accountId, accountId), eq(accountModes.mode, 'live')))
-    .returning({ id: accountModes.accountId });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(accountModes)
+      .set({ monthlyLimit: limit, planName: limit === null ? 'Unlimited' : `Up to ${limit} invoices a month`, updatedAt: new Date() })
+      .where(and(eq(accountModes.accountId, accountId), eq(accountModes.mode, 'live')))
+      .returning({ id: accountModes.accountId });
+    if (rows.length === 0) return false;
+    await enqueue(tx, 'plan_release', { accountId, mode: 'live' }, { jobKey: `plan:${accountId}:live` });
+    return true;
+  });
+}
+
+/** Invoices numbered in a Europe/Warsaw month (`YYYY-MM`, default the current one): gapless, so the FV counter. */
+export async function countIssuedThisMonth(db: DbOrTx, scope: Scope, period?: string): Promise<number> {
+  const [row] = await db
+    .select({ value: numberCounters.value })
+    .from(numberCounters)
+    .where(and(inScope(numberCounters, scope), eq(numberCounters.series, 'FV'), eq(numberCounters.period, period ?? warsawMonth)));
+  return row?.value ?? 0;
 }
 
 /** The current Europe/Warsaw month, as `number_counters.period` holds it. */

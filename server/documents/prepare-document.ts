@@ -1,6 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, lt } from 'drizzle-orm';
+import { countIssuedThisMonth } from '../accounts/account-settings';
 import type { Db, Tx } from '../db/client';
-import { documents } from '../db/schema';
+import { inScope, type Scope } from '../db/scope';
+import { accountModes, documents } from '../db/schema';
 import { enqueue } from '../jobs/enqueue';
 import { getRateForPayment } from '../nbp/rates';
 import { NbpRateNotFoundError } from '../nbp/client';
@@ -19,19 +21,73 @@ import { wakeCorrections } from './wake-corrections';
 
 type Prepared = { exchangeRate: { rate: string; date: string; table: string } | null; currency: string; buyerNip: string; orderNumber: string };
 
+type Preparation = 'numbered' | 'waiting' | 'other';
+
 /**
- * document_prepare (DESIGN pipeline): seller data, NBP rate, then the number and status queued with the send job,
- * in one transaction (invariant 1). Safe to run twice: anything but a pending document is left alone.
+ * document_prepare (DESIGN pipeline): seller data, NBP rate, plan limit (live), then the number and status queued
+ * with the send job, in one transaction (invariant 1). Safe to run twice: anything but a pending document is left
+ * alone.
  */
 export async function prepareDocument(db: Db, documentId: string, now = new Date()): Promise<void> {
+  await prepareFrom(db, documentId, 'pending', now);
+}
+
+/**
+ * Numbers the scope's documents waiting for the plan limit, oldest (seq) first, while the plan has room: after a
+ * plan change (setMonthlyLimit enqueues plan_release) and when a Warsaw month starts (hourly cron). Returns how
+ * many were numbered.
+ */
+export async function releasePlanLimited(db: Db, scope: Scope, now = new Date()): Promise<number> {
+  let released = 0;
+  for (;;) {
+    const [next] = await db
+      .select({ id: documents.id })
+      .from(documents)
+      .where(and(inScope(documents, scope), eq(documents.status, 'waiting_for_plan_limit')))
+      .orderBy(asc(documents.seq))
+      .limit(1);
+    if (!next || (await prepareFrom(db, next.id, 'waiting_for_plan_limit', now)) !== 'numbered') return released;
+    released++;
+  }
+}
+
+/** releasePlanLimited for every scope that has waiting documents (the cron run). */
+export async function releaseAllPlanLimited(db: Db, now = new Date()): Promise<number> {
+  const scopes = await db.selectDistinct({ accountId: documents.accountId, mode: documents.mode }).from(documents).where(eq(documents.status, 'waiting_for_plan_limit'));
+  let released = 0;
+  for (const scope of scopes) released += await releasePlanLimited(db, scope, now);
+  return released;
+}
+
+/**
+ * Whether a live invoice must wait: the month's invoices reached monthly_limit, or older invoices already wait
+ * (they are numbered first, in creation order). The account row lock orders this against plan changes and other
+ * numbering of the scope.
+ */
+async function mustWaitForPlan(tx: Tx, doc: DocumentRow, period: string): Promise<boolean> {
+  if (doc.mode !== 'live' || doc.kind !== 'invoice') return false; // test mode never counts; the plan counts invoices
+  const scope = { accountId: doc.accountId, mode: doc.mode };
+  const [plan] = await tx.select({ monthlyLimit: accountModes.monthlyLimit }).from(accountModes).where(inScope(accountModes, scope)).for('update');
+  const [older] = await tx
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(inScope(documents, scope), eq(documents.status, 'waiting_for_plan_limit'), lt(documents.seq, doc.seq)))
+    .limit(1);
+  if (older) return true;
+  const limit = plan?.monthlyLimit ?? null;
+  return limit !== null && (await countIssuedThisMonth(tx, scope, period)) >= limit;
+}
+
+async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waiting_for_plan_limit', now: Date): Promise<Preparation> {
   const doc = await load(db, documentId);
-  if (!doc || doc.status !== 'pending') return;
+  if (!doc || doc.status !== from) return 'other';
   const scope = { accountId: doc.accountId, mode: doc.mode };
   const original = doc.invoiceId ? await load(db, doc.invoiceId) : null;
 
   if (!(await sellerOf(db, scope))) return skip(db, doc, 'seller_not_configured');
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');
+
 
   const order = ZNormalizedOrder.parse((original ?? doc).input);
   let exchangeRate: Prepared['exchangeRate'] = null;
@@ -45,8 +101,14 @@ export async function prepareDocument(db: Db, documentId: string, now = new Date
   }
   const prepared: Prepared = { exchangeRate, currency: order.currency, buyerNip: order.buyer.nip, orderNumber: order.number };
 
-  await withLockedDocument(db, doc.id, ['pending'], async (tx, locked) => {
+  let outcome: Preparation = 'other';
+  await withLockedDocument(db, doc.id, [from], async (tx, locked) => {
     const issueDate = warsawDate(now.toISOString());
+    if (await mustWaitForPlan(tx, locked, periodOf(issueDate))) {
+      if (locked.status === 'pending') await transition(tx, locked, 'waiting_for_plan_limit', { lastError: documentError('plan_limit_reached') });
+      outcome = 'waiting';
+      return;
+    }
     const totalGross =
       locked.kind === 'invoice'
         ? computeTotals(order).grossGrosze
@@ -64,7 +126,9 @@ export async function prepareDocument(db: Db, documentId: string, now = new Date
       lastError: null,
     });
     await enqueue(tx, 'ksef_send', { documentId: locked.id }, { jobKey: `send:${locked.id}`, queueName: sendQueue(scope) });
+    outcome = 'numbered';
   });
+  return outcome;
 }
 
 async function load(db: Db | Tx, id: string): Promise<DocumentRow | undefined> {
@@ -72,16 +136,18 @@ async function load(db: Db | Tx, id: string): Promise<DocumentRow | undefined> {
   return doc;
 }
 
-async function skip(db: Db, doc: DocumentRow, code: 'seller_not_configured' | 'original_not_invoiced' | 'original_rejected'): Promise<void> {
-  await withLockedDocument(db, doc.id, ['pending'], async (tx, locked) => {
+async function skip(db: Db, doc: DocumentRow, code: 'seller_not_configured' | 'original_not_invoiced' | 'original_rejected'): Promise<Preparation> {
+  await withLockedDocument(db, doc.id, ['pending', 'waiting_for_plan_limit'], async (tx, locked) => {
     const skipped = await transition(tx, locked, 'skipped', { lastError: documentError(code) });
     if (skipped.kind === 'invoice') await wakeCorrections(tx, skipped);
   });
+  return 'other';
 }
 
-async function fail(db: Db, doc: DocumentRow, message: string): Promise<void> {
+async function fail(db: Db, doc: DocumentRow, message: string): Promise<Preparation> {
   await withLockedDocument(db, doc.id, ['pending'], async (tx, locked) => {
     const failed = await transition(tx, locked, 'error', { lastError: documentError('invoice_build_failed', message) });
     if (failed.kind === 'invoice') await wakeCorrections(tx, failed);
   });
+  return 'other';
 }

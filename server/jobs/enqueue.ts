@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 
 /** Every task of the worker, by name (plain identifiers: graphile-worker's folder rules, DESIGN.md). */
-export const TASK_NAMES = ['document_prepare', 'ksef_send', 'ksef_status', 'pdf_render', 'mail_send', 'webhook_deliver', 'ksef_check', 'maintenance'] as const;
+export const TASK_NAMES = ['document_prepare', 'ksef_send', 'ksef_status', 'ksef_batch_status', 'plan_release', 'pdf_render', 'mail_send', 'webhook_deliver', 'ksef_check', 'maintenance'] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 
 export type JobOptions = { runAt?: Date; jobKey?: string; queueName?: string; maxAttempts?: number; priority?: number };

@@ -16,7 +16,7 @@ export async function checkKsefConnection(db: Db, scope: Scope): Promise<Connect
   if (!loaded) return { connected: false, error: 'not connected' };
   await forgetAccessToken(db, scope);
   try {
-    await accessTokenFor(db, scope, ksefClientFor(loaded.environment), loaded);
+    await accessTokenFor(db, scope, ksefClientFor(db, { environment: loaded.environment, credential: loaded.credential }), loaded);
     return { connected: true, error: null };
   } catch (err) {
     if (err instanceof CredentialRefusedError) return { connected: false, error: err.message };

@@ -1,21 +1,32 @@
 import { config } from '../config';
+import type { Db } from '../db/client';
 import type { KsefEnvironment } from '../db/schema';
 import { createKsefClient, type KsefClient } from '../ksef/client';
+import type { LoadedCredential } from './credentials';
+import { createThrottledFetch } from './throttle';
 
-const clients = new Map<string, KsefClient>();
+const clients = new WeakMap<Db, Map<string, KsefClient>>();
 
 export function ksefBaseUrl(environment: KsefEnvironment): string {
   const c = config();
   return { test: c.KSEF_TEST_BASE_URL, demo: c.KSEF_DEMO_BASE_URL, prod: c.KSEF_PROD_BASE_URL }[environment];
 }
 
-/** One client per KSeF base URL and process: it caches KSeF's public keys. */
-export function ksefClientFor(environment: KsefEnvironment): KsefClient {
-  const baseUrl = ksefBaseUrl(environment);
-  let client = clients.get(baseUrl);
+/**
+ * The KSeF client of a seller context: every call it makes waits for the throttle of (environment, NIP), which
+ * lives in PostgreSQL and so holds across worker processes. One per context, base URL and process (it caches
+ * KSeF's public keys).
+ */
+export function ksefClientFor(db: Db, loaded: Pick<LoadedCredential, 'environment'> & { credential: { nip: string } }): KsefClient {
+  const baseUrl = ksefBaseUrl(loaded.environment);
+  let perDb = clients.get(db);
+  if (!perDb) clients.set(db, (perDb = new Map()));
+  const id = `${baseUrl}|${loaded.credential.nip}`;
+  let client = perDb.get(id);
   if (!client) {
-    client = createKsefClient({ baseUrl, timeoutMs: Number(process.env.KSEF_TIMEOUT_MS ?? 30_000) });
-    clients.set(baseUrl, client);
+    const fetch = createThrottledFetch(db, { environment: loaded.environment, context: loaded.credential.nip }, baseUrl);
+    client = createKsefClient({ baseUrl, timeoutMs: Number(process.env.KSEF_TIMEOUT_MS ?? 30_000), fetch });
+    perDb.set(id, client);
   }
   return client;
 }

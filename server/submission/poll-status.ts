@@ -29,7 +29,7 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
   const scope = { accountId: doc.accountId, mode: doc.mode };
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return again(db, doc, poll, 30_000);
-  const client = ksefClientFor(loaded.environment);
+  const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
     const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
@@ -51,7 +51,7 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
   }
 }
 
-async function isOurOwnXml(client: KsefClient, token: string, ksefNumber: string, doc: DocumentRow): Promise<boolean> {
+export async function isOurOwnXml(client: KsefClient, token: string, ksefNumber: string, doc: DocumentRow): Promise<boolean> {
   try {
     const res = await client.http.send({ method: 'GET', path: `/invoices/ksef/${ksefNumber}`, bearer: token, headers: { accept: 'application/xml' } });
     return res.headers.get('x-ms-meta-hash') === doc.xmlSha256;
@@ -67,18 +67,18 @@ async function again(db: Db, doc: DocumentRow, poll: number, delayMs: number): P
   );
 }
 
-async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null): Promise<void> {
+export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
-    const accepted = await transition(tx, locked, 'accepted', { ksefNumber, upoXml, lastError: null });
+    const accepted = await transition(tx, locked, 'accepted', { ...patch, ksefNumber, upoXml, lastError: null });
     await enqueue(tx, 'pdf_render', { documentId: accepted.id }, { jobKey: `pdf:${accepted.id}` });
     if (accepted.kind === 'invoice') await wakeCorrections(tx, accepted);
   });
 }
 
-async function reject(db: Db, doc: DocumentRow, code: 'ksef_rejected' | 'ksef_duplicate_number', status: InvoiceStatus): Promise<void> {
+export async function reject(db: Db, doc: DocumentRow, code: 'ksef_rejected' | 'ksef_duplicate_number', status: InvoiceStatus, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {
   const details = status.status.details?.length ? `: ${status.status.details.join('; ')}` : '';
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
-    const rejected = await transition(tx, locked, 'rejected', { lastError: documentError(code, `${status.status.description}${details}`, status.status.code) });
+    const rejected = await transition(tx, locked, 'rejected', { ...patch, lastError: documentError(code, `${status.status.description}${details}`, status.status.code) });
     if (rejected.kind === 'invoice') await wakeCorrections(tx, rejected);
   });
 }

@@ -7,7 +7,6 @@ import { documentError } from '../documents/document-errors';
 import { withLockedDocument } from '../documents/locked';
 import { sellerOf } from '../documents/seller';
 import { patchDocument, transition } from '../documents/transition';
-import { wakeCorrections } from '../documents/wake-corrections';
 import { AppError } from '../errors';
 import { enqueue } from '../jobs/enqueue';
 import { sha256Base64 } from '../ksef/crypto';
@@ -16,18 +15,25 @@ import { listSessionInvoices, sendInvoice } from '../ksef/online-session';
 import { validateXml } from '../ksef/xsd';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { retryDelaySeconds } from './backoff';
-import { loadKsefCredential, sendQueue } from './credentials';
+import { isInLiveBatch } from './batch-state';
+import { loadKsefCredential } from './credentials';
+import { enqueueSend, finishDocument, postponeDocument, requeueDocument, waitForCredentials } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
 import { onlineSessionFor, retireSession } from './online-session-store';
+import { reconcileBatches, unfinishedBatches } from './reconcile-batches';
+import { sendQueuedInBatch } from './send-batch';
+import { BATCH_MAX } from './send-mode';
+import { getSendingStatus, logSendingStatus } from './sending-status';
 
 /** KSeF codes meaning "this session can no longer take invoices" (README §14): open a new one and retry. */
 const SESSION_GONE = new Set([21173, 21180]);
 
-
 /**
- * ksef_send (DESIGN pipeline). Waits for the original of a correction; needs credentials; builds and checks the
- * FA(3) once; saves hash and session before sending (invariant 4); after a crash, asks KSeF whether the hash is
- * already in the session before sending again. KSeF down leaves the document queued and retries with backoff.
+ * ksef_send (DESIGN pipeline). Waits for the original of a correction; needs credentials; settles any batch a
+ * crash left unfinished (asking KSeF first); then sends the seller's queue: one batch session when documents
+ * wait or the interactive window is nearly used, else this document interactively, its FA(3) built and checked
+ * once, hash and session saved before sending (invariant 4). Every KSeF call goes through the seller's
+ * throttle; a throttle wait or 429 keeps the document queued until Retry-After, KSeF down retries with backoff.
  */
 export async function sendDocument(db: Db, documentId: string): Promise<void> {
   const doc = await load(db, documentId);
@@ -37,34 +43,55 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
   let original: DocumentRow | null = null;
   if (doc.kind === 'correction') {
     original = (await load(db, doc.invoiceId!)) ?? null;
-    if (!original || original.status === 'skipped' || original.status === 'error') return finish(db, doc, 'skipped', documentError('original_not_invoiced'));
-    if (original.status === 'rejected') return finish(db, doc, 'skipped', documentError('original_rejected'));
+    if (!original || original.status === 'skipped' || original.status === 'error') return finishDocument(db, doc, 'skipped', documentError('original_not_invoiced'));
+    if (original.status === 'rejected') return finishDocument(db, doc, 'skipped', documentError('original_rejected'));
     if (original.status !== 'accepted') return; // woken again when the original is final (wakeCorrections)
   }
 
   const seller = await sellerOf(db, scope);
-  if (!seller) return finish(db, doc, 'skipped', documentError('seller_not_configured'));
+  if (!seller) return finishDocument(db, doc, 'skipped', documentError('seller_not_configured'));
   const loaded = await loadKsefCredential(db, scope);
-  if (!loaded) return wait(db, doc, 'ksef_not_connected');
+  if (!loaded) return waitForCredentials(db, doc, 'ksef_not_connected');
 
+  const client = ksefClientFor(db, loaded);
   let current = doc;
-  if (!current.fa3Xml) {
-    let xml: string;
-    try {
-      xml = await buildDocumentXml(db, current, seller, original);
-    } catch (err) {
-      if (err instanceof AppError) return finish(db, current, 'error', documentError('invoice_build_failed', err.message));
-      throw err;
-    }
-    const check = validateXml(xml, 'fa3');
-    if (!check.ok) return finish(db, current, 'error', documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`));
-    await db.transaction((tx) => patchDocument(tx, current.id, { fa3Xml: xml, xmlSha256: sha256Base64(Buffer.from(xml, 'utf8')) }));
-    current = (await load(db, documentId))!;
-  }
-
-  const client = ksefClientFor(loaded.environment);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
+    const unfinished = await unfinishedBatches(db, scope);
+    if (unfinished.length) await reconcileBatches(db, unfinished, client, token);
+    if (await isInLiveBatch(db, doc.id)) return;
+    current = (await load(db, documentId))!;
+    if (current.status !== 'queued' && current.status !== 'sending') return;
+
+    const status = await getSendingStatus(db, scope);
+    logSendingStatus(scope, status, { documentId });
+    if (status.mode === 'batch' && current.status === 'queued' && !current.ksefSessionRef) {
+      const outcome = await sendQueuedInBatch(db, scope, client, token, seller, BATCH_MAX);
+      console.log(JSON.stringify({ msg: 'ksef_batch', accountId: scope.accountId, mode: scope.mode, outcome: outcome.kind, ...('documentIds' in outcome && { documents: outcome.documentIds.length }), ...('message' in outcome && { error: outcome.message }) }));
+      if (outcome.kind === 'not_opened') {
+        if (outcome.throttled) return postponeDocument(db, current, outcome.retryAfterSeconds ?? 1);
+        return requeueDocument(db, current, outcome.message, outcome.retryAfterSeconds);
+      }
+      if (outcome.kind === 'unsure') return db.transaction((tx) => enqueueSend(tx, current, retryDelaySeconds(1, outcome.retryAfterSeconds)));
+      if (outcome.kind !== 'nothing') return;
+      current = (await load(db, documentId))!;
+      if (current.status !== 'queued' && current.status !== 'sending') return;
+    }
+
+    if (!current.fa3Xml) {
+      let xml: string;
+      try {
+        xml = await buildDocumentXml(db, current, seller, original);
+      } catch (err) {
+        if (err instanceof AppError) return finishDocument(db, current, 'error', documentError('invoice_build_failed', err.message));
+        throw err;
+      }
+      const check = validateXml(xml, 'fa3');
+      if (!check.ok) return finishDocument(db, current, 'error', documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`));
+      await db.transaction((tx) => patchDocument(tx, current.id, { fa3Xml: xml, xmlSha256: sha256Base64(Buffer.from(xml, 'utf8')) }));
+      current = (await load(db, documentId))!;
+    }
+
     if (current.ksefSessionRef && (await adoptEarlierSubmission(db, current, client, token))) return;
     const session = await onlineSessionFor(db, scope, client, token);
     await db.transaction(async (tx) => {
@@ -76,11 +103,11 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
     } catch (err) {
       if (err instanceof KsefApiError && SESSION_GONE.has(err.code)) {
         await retireSession(db, session.referenceNumber);
-        return retry(db, current, 'ksef_unavailable', 0, err.message);
+        return requeueDocument(db, current, err.message, 0);
       }
       if (err instanceof KsefApiError && err.status === 401) {
         await forgetAccessToken(db, scope);
-        return retry(db, current, 'ksef_unavailable', 0, err.message);
+        return requeueDocument(db, current, err.message, 0);
       }
       throw err;
     }
@@ -89,9 +116,10 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
       await enqueue(tx, 'ksef_status', { documentId: current.id, poll: 0 }, { jobKey: `status:${current.id}` });
     });
   } catch (err) {
-    if (err instanceof CredentialRefusedError) return wait(db, current, 'ksef_auth_failed', err.message);
-    if (err instanceof KsefUnavailableError) return retry(db, current, 'ksef_unavailable', err.retryAfterSeconds, err.message);
-    if (err instanceof KsefApiError) return finish(db, current, 'rejected', documentError('ksef_rejected', `${err.description}${err.details.length ? `: ${err.details.join('; ')}` : ''}`, err.code));
+    if (err instanceof CredentialRefusedError) return waitForCredentials(db, current, 'ksef_auth_failed', err.message);
+    if (err instanceof KsefUnavailableError && err.status === 429) return postponeDocument(db, current, err.retryAfterSeconds ?? 1);
+    if (err instanceof KsefUnavailableError) return requeueDocument(db, current, err.message, err.retryAfterSeconds);
+    if (err instanceof KsefApiError) return finishDocument(db, current, 'rejected', documentError('ksef_rejected', `${err.description}${err.details.length ? `: ${err.details.join('; ')}` : ''}`, err.code));
     throw err;
   }
 }
@@ -123,31 +151,3 @@ async function load(db: Db, id: string): Promise<DocumentRow | undefined> {
   const [doc] = await db.select().from(documents).where(eq(documents.id, id));
   return doc;
 }
-
-async function finish(db: Db, doc: DocumentRow, to: 'skipped' | 'rejected' | 'error', error: ReturnType<typeof documentError>): Promise<void> {
-  await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
-    const done = await transition(tx, locked, to, { lastError: error });
-    if (done.kind === 'invoice') {
-      await wakeCorrections(tx, done);
-    }
-  });
-}
-
-/** Credentials missing or refused: the document waits in queued until credentials are saved (no retry job). */
-async function wait(db: Db, doc: DocumentRow, code: 'ksef_not_connected' | 'ksef_auth_failed', message?: string): Promise<void> {
-  await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
-    if (locked.status === 'queued' && locked.lastError?.code === code) return;
-    await transition(tx, locked, 'queued', { lastError: documentError(code, message) });
-  });
-}
-
-/** KSeF unavailable: back to queued with ksef_unavailable and a new send job after the backoff. */
-async function retry(db: Db, doc: DocumentRow, code: 'ksef_unavailable', retryAfterSeconds: number | undefined, message: string): Promise<void> {
-  await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
-    const attempts = locked.attempts + 1;
-    await transition(tx, locked, 'queued', { lastError: documentError(code, `KSeF did not answer (${message}); retrying.`), attempts });
-    const delay = retryDelaySeconds(attempts, retryAfterSeconds);
-    await enqueue(tx, 'ksef_send', { documentId: locked.id }, { jobKey: `send:${locked.id}`, queueName: sendQueue({ accountId: locked.accountId, mode: locked.mode }), runAt: new Date(Date.now() + delay * 1000) });
-  });
-}
-

@@ -3,3 +3,4 @@ export * from './accounts';
 export * from './documents';
 export * from './events';
 export * from './infra';
+export * from './ksef-volume';

@@ -1,0 +1,69 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { documents, ksefBatchDocuments, ksefBatches } from '../db/schema';
+import { enqueue } from '../jobs/enqueue';
+import { enqueueSend, requeueInTx } from './document-outcomes';
+
+export type BatchRow = typeof ksefBatches.$inferSelect;
+
+const LIVE = ['building', 'opened', 'uploaded', 'closed'] as const;
+
+/** Whether a batch KSeF may still process holds the document: then only that batch decides its fate. */
+export async function isInLiveBatch(db: Db | Tx, documentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: ksefBatches.id })
+    .from(ksefBatchDocuments)
+    .innerJoin(ksefBatches, eq(ksefBatches.id, ksefBatchDocuments.batchId))
+    .innerJoin(documents, eq(documents.id, ksefBatchDocuments.documentId))
+    .where(
+      and(
+        eq(ksefBatchDocuments.documentId, documentId),
+        inArray(ksefBatches.status, [...LIVE]),
+        or(eq(ksefBatches.status, 'building'), eq(documents.ksefSessionRef, ksefBatches.referenceNumber)),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function batchDocuments(db: Db | Tx, batchId: string) {
+  return db
+    .select({ doc: documents, fileName: ksefBatchDocuments.fileName })
+    .from(ksefBatchDocuments)
+    .innerJoin(documents, eq(documents.id, ksefBatchDocuments.documentId))
+    .where(eq(ksefBatchDocuments.batchId, batchId))
+    .orderBy(asc(documents.seq));
+}
+
+/**
+ * The batch will never be processed by KSeF (never opened, or never closed): its documents go back to queued
+ * with a new send job each. Only sound when KSeF provably did not get the close.
+ */
+export async function abandonBatch(db: Db, batchId: string, reason: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [batch] = await tx.select().from(ksefBatches).where(eq(ksefBatches.id, batchId)).for('update');
+    if (!batch || batch.status === 'done' || batch.status === 'abandoned') return;
+    await tx.update(ksefBatches).set({ status: 'abandoned', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+    const members = await tx
+      .select()
+      .from(documents)
+      .where(inArray(documents.id, tx.select({ id: ksefBatchDocuments.documentId }).from(ksefBatchDocuments).where(eq(ksefBatchDocuments.batchId, batchId))))
+      .orderBy(asc(documents.seq))
+      .for('update');
+    for (const doc of members) {
+      if (doc.status === 'sending' && batch.referenceNumber && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef) {
+        await requeueInTx(tx, doc, `batch session ${batch.referenceNumber} not completed: ${reason}`, undefined, { ksefSessionRef: null });
+      } else if (doc.status === 'queued') {
+        await enqueueSend(tx, doc);
+      }
+    }
+  });
+}
+
+/** The close was acknowledged: from here only the status job (ksef_batch_status) moves the documents. */
+export async function markBatchClosed(db: Db, batchId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(ksefBatches).set({ status: 'closed', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+    await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 }, { jobKey: `batch:${batchId}` });
+  });
+}

@@ -1,0 +1,56 @@
+import type { Tx } from '../db/client';
+import type { Db } from '../db/client';
+import type { StoredError } from '../db/schema';
+import type { DocumentRow } from '../documents/document-row';
+import { documentError } from '../documents/document-errors';
+import { withLockedDocument } from '../documents/locked';
+import { transition } from '../documents/transition';
+import { wakeCorrections } from '../documents/wake-corrections';
+import { enqueue } from '../jobs/enqueue';
+import { retryDelaySeconds } from './backoff';
+import { sendQueue } from './credentials';
+
+/** The document's send job, again, `delaySeconds` from now (one job per document: job key send:<id>). */
+export const enqueueSend = (tx: Tx, doc: Pick<DocumentRow, 'id' | 'accountId' | 'mode'>, delaySeconds = 0) =>
+  enqueue(tx, 'ksef_send', { documentId: doc.id }, {
+    jobKey: `send:${doc.id}`,
+    queueName: sendQueue({ accountId: doc.accountId, mode: doc.mode }),
+    runAt: delaySeconds > 0 ? new Date(Date.now() + delaySeconds * 1000) : undefined,
+  });
+
+export async function finishDocument(db: Db, doc: DocumentRow, to: 'skipped' | 'rejected' | 'error', error: StoredError): Promise<void> {
+  await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
+    const done = await transition(tx, locked, to, { lastError: error });
+    if (done.kind === 'invoice') await wakeCorrections(tx, done);
+  });
+}
+
+/** Credentials missing or refused: the document waits in queued until credentials are saved (no retry job). */
+export async function waitForCredentials(db: Db, doc: DocumentRow, code: 'ksef_not_connected' | 'ksef_auth_failed', message?: string): Promise<void> {
+  await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
+    if (locked.status === 'queued' && locked.lastError?.code === code) return;
+    await transition(tx, locked, 'queued', { lastError: documentError(code, message) });
+  });
+}
+
+/** Back to queued with ksef_unavailable and a new send job after the backoff (or KSeF's Retry-After). */
+export async function requeueInTx(tx: Tx, locked: DocumentRow, message: string, retryAfterSeconds?: number, patch: { ksefSessionRef?: null } = {}): Promise<void> {
+  const attempts = locked.attempts + 1;
+  await transition(tx, locked, 'queued', { ...patch, lastError: documentError('ksef_unavailable', `KSeF did not answer (${message}); retrying.`), attempts });
+  await enqueueSend(tx, locked, retryDelaySeconds(attempts, retryAfterSeconds));
+}
+
+export async function requeueDocument(db: Db, doc: DocumentRow, message: string, retryAfterSeconds?: number, patch: { ksefSessionRef?: null } = {}): Promise<void> {
+  await withLockedDocument(db, doc.id, ['queued', 'sending'], (tx, locked) => requeueInTx(tx, locked, message, retryAfterSeconds, patch));
+}
+
+/**
+ * The throttle (or a 429 that came anyway) says "not before Retry-After": the document waits in queued for its
+ * turn. Not an outage, so no ksef_unavailable and no attempt counted.
+ */
+export async function postponeDocument(db: Db, doc: DocumentRow, retryAfterSeconds: number): Promise<void> {
+  await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
+    if (locked.status === 'sending') await transition(tx, locked, 'queued', {});
+    await enqueueSend(tx, locked, Math.max(1, retryAfterSeconds));
+  });
+}

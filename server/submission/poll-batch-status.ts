@@ -1,0 +1,101 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { ksefBatches } from '../db/schema';
+import { enqueue } from '../jobs/enqueue';
+import type { KsefClient } from '../ksef/client';
+import { KsefUnavailableError } from '../ksef/http';
+import { getInvoiceUpo, getSessionStatus, listSessionInvoices, type InvoiceStatus } from '../ksef/online-session';
+import { accessTokenFor, CredentialRefusedError } from './access-token';
+import { pollDelayMs, retryDelaySeconds } from './backoff';
+import { batchDocuments } from './batch-state';
+import { loadKsefCredential } from './credentials';
+import { requeueDocument } from './document-outcomes';
+import { ksefClientFor } from './ksef-clients';
+import { accept, isOurOwnXml, reject } from './poll-status';
+
+const PROCESSING = new Set([100, 150, 170]);
+/** Session codes after which the invoice list holds a result per invoice (README §8). */
+const WITH_RESULTS = new Set([200, 445]);
+const DUPLICATE = 440;
+const UPO_CONCURRENCY = 16;
+/** KSeF processed nothing of the document in that session: it may go into a new batch. */
+const NOT_SENT = { ksefSessionRef: null };
+
+/**
+ * ksef_batch_status: waits for the closed batch session to finish, then maps the session's invoice list back to
+ * its documents by hash (KSeF numbers, UPOs from the pre-signed links, rejections, 440 reconciliation). A package
+ * KSeF could not process at all sends its documents back to the queue.
+ */
+export async function pollBatchStatus(db: Db, batchId: string, poll: number): Promise<void> {
+  const [batch] = await db.select().from(ksefBatches).where(eq(ksefBatches.id, batchId));
+  if (!batch || batch.status !== 'closed' || !batch.referenceNumber) return;
+  const scope = { accountId: batch.accountId, mode: batch.mode };
+  const loaded = await loadKsefCredential(db, scope);
+  if (!loaded) return again(db, batchId, poll, 30_000);
+  const client = ksefClientFor(db, loaded);
+  try {
+    const token = await accessTokenFor(db, scope, client, loaded);
+    const session = await getSessionStatus(client, token, batch.referenceNumber);
+    const code = session.status.code;
+    if (PROCESSING.has(code)) return again(db, batchId, poll, pollDelayMs(poll));
+    const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
+    if (!WITH_RESULTS.has(code)) {
+      await finish(db, batchId, code);
+      for (const m of members) await requeueDocument(db, m.doc, `batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`, undefined, NOT_SENT);
+      return;
+    }
+    const invoices = await listSessionInvoices(client, token, batch.referenceNumber);
+    const byHash = new Map(invoices.map((i) => [i.invoiceHash, i]));
+    let pending = 0;
+    const accepted: { m: (typeof members)[number]; inv: InvoiceStatus }[] = [];
+    for (const m of members) {
+      const inv = byHash.get(m.doc.xmlSha256 ?? '') ?? invoices.find((i) => (i as InvoiceStatus & { invoiceFileName?: string | null }).invoiceFileName === m.fileName);
+      if (!inv) {
+        await requeueDocument(db, m.doc, `not in the invoice list of batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
+        continue;
+      }
+      const c = inv.status.code;
+      if (PROCESSING.has(c)) pending++;
+      else if (c === 200 && inv.ksefNumber) accepted.push({ m, inv });
+      else if (c === DUPLICATE) {
+        const original = inv.status.extensions?.originalKsefNumber;
+        if (original && (await isOurOwnXml(client, token, original, m.doc))) await accept(db, m.doc, original, null, { ksefInvoiceRef: inv.referenceNumber });
+        else await reject(db, m.doc, 'ksef_duplicate_number', inv, { ksefInvoiceRef: inv.referenceNumber });
+      } else await reject(db, m.doc, 'ksef_rejected', inv, { ksefInvoiceRef: inv.referenceNumber });
+    }
+    await forEachLimited(accepted, UPO_CONCURRENCY, async ({ m, inv }) => {
+      const upo = await downloadUpo(client, token, batch.referenceNumber!, inv);
+      await accept(db, m.doc, inv.ksefNumber!, upo, { ksefInvoiceRef: inv.referenceNumber });
+    });
+    if (pending > 0) return again(db, batchId, poll, pollDelayMs(poll));
+    await finish(db, batchId, code);
+  } catch (err) {
+    if (err instanceof KsefUnavailableError) return again(db, batchId, poll, retryDelaySeconds(poll + 1, err.retryAfterSeconds) * 1000);
+    if (err instanceof CredentialRefusedError) return again(db, batchId, poll, 60_000);
+    throw err;
+  }
+}
+
+/** The pre-signed link is not rate-limited (README §6.5, §11); the API call is the fallback. */
+async function downloadUpo(client: KsefClient, token: string, sessionRef: string, inv: InvoiceStatus): Promise<string> {
+  if (inv.upoDownloadUrl && /^https?:\/\//.test(inv.upoDownloadUrl)) {
+    return (await client.http.send({ method: 'GET', path: inv.upoDownloadUrl, headers: { accept: 'application/xml' } })).text;
+  }
+  return getInvoiceUpo(client, token, sessionRef, inv.referenceNumber);
+}
+
+async function forEachLimited<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+}
+
+async function again(db: Db, batchId: string, poll: number, delayMs: number): Promise<void> {
+  await db.transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId, poll: poll + 1 }, { jobKey: `batch:${batchId}`, runAt: new Date(Date.now() + delayMs) }));
+}
+
+async function finish(db: Db, batchId: string, code: number): Promise<void> {
+  await db.update(ksefBatches).set({ status: 'done', sessionStatusCode: code, updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+}

@@ -1,0 +1,58 @@
+import { and, asc, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { inScope, type Scope } from '../db/scope';
+import { ksefBatches } from '../db/schema';
+import type { KsefClient } from '../ksef/client';
+import { KsefApiError } from '../ksef/http';
+import { getSessionStatus } from '../ksef/online-session';
+import { closeBatchSession } from './batch-calls';
+import { abandonBatch, markBatchClosed, type BatchRow } from './batch-state';
+
+const OPEN = 100;
+
+/** Batches of the scope a crash (or an unanswered close) left between recording and closing. */
+export async function unfinishedBatches(db: Db, scope: Scope): Promise<BatchRow[]> {
+  return db
+    .select()
+    .from(ksefBatches)
+    .where(and(inScope(ksefBatches, scope), inArray(ksefBatches.status, ['building', 'opened', 'uploaded'])))
+    .orderBy(asc(ksefBatches.createdAt));
+}
+
+/**
+ * Before anything of the scope is sent, KSeF's session status settles each unfinished batch (invariant 4):
+ * never opened or still open (100) means KSeF processes nothing of it, so a batch with every part uploaded is
+ * closed now and any other is abandoned; a session past 100 was closed and goes to the status job.
+ */
+export async function reconcileBatches(db: Db, batches: BatchRow[], client: KsefClient, token: string): Promise<void> {
+  for (const batch of batches) {
+    if (!batch.referenceNumber) {
+      await abandonBatch(db, batch.id, 'the session was not recorded as opened');
+      continue;
+    }
+    let code: number;
+    try {
+      code = (await getSessionStatus(client, token, batch.referenceNumber)).status.code;
+    } catch (err) {
+      if (err instanceof KsefApiError && err.status < 500 && err.status !== 401) {
+        await abandonBatch(db, batch.id, `KSeF does not know the session (${err.message})`);
+        continue;
+      }
+      throw err;
+    }
+    if (code !== OPEN) {
+      await markBatchClosed(db, batch.id);
+      continue;
+    }
+    if (batch.status === 'uploaded') {
+      try {
+        await closeBatchSession(client, token, batch.referenceNumber);
+        await markBatchClosed(db, batch.id);
+        continue;
+      } catch (err) {
+        if (!(err instanceof KsefApiError)) throw err;
+      }
+    }
+    await abandonBatch(db, batch.id, `session ${batch.referenceNumber} still open`);
+  }
+}

@@ -1,0 +1,147 @@
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { inScope, type Scope } from '../db/scope';
+import { documents, ksefBatchDocuments, ksefBatches } from '../db/schema';
+import { buildDocumentXml } from '../documents/build-document-xml';
+import type { DocumentRow } from '../documents/document-row';
+import { documentError } from '../documents/document-errors';
+import type { sellerOf } from '../documents/seller';
+import { patchDocument, transition } from '../documents/transition';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import { buildBatchPackage } from '../ksef/batch-session';
+import type { KsefClient } from '../ksef/client';
+import { sha256Base64 } from '../ksef/crypto';
+import { KsefApiError, KsefUnavailableError } from '../ksef/http';
+import { validateXml } from '../ksef/xsd';
+import { closeBatchSession, openBatchSession, uploadBatchParts } from './batch-calls';
+import { abandonBatch, markBatchClosed } from './batch-state';
+import { finishDocument } from './document-outcomes';
+
+/** KSeF's per-session maximum (README §11: 10 000 invoices, both session types). */
+export const KSEF_MAX_BATCH = 10_000;
+
+export type BatchOutcome =
+  | { kind: 'closed'; batchId: string; documentIds: string[] }
+  | { kind: 'nothing' }
+  /** Not opened (KSeF down or the throttle): the documents are still queued with their own send jobs. */
+  | { kind: 'not_opened'; retryAfterSeconds?: number; throttled: boolean; message: string }
+  /** Opened but provably never processed: the documents went back to queued with new send jobs. */
+  | { kind: 'abandoned'; message: string }
+  /** The close may or may not have reached KSeF: reconcileBatches decides on the next send. */
+  | { kind: 'unsure'; retryAfterSeconds?: number; message: string };
+
+/** Queued documents a batch may take, oldest first: not sent before, and corrections only once their original is in KSeF. */
+async function pickDocuments(db: Db, scope: Scope, max: number): Promise<DocumentRow[]> {
+  return db
+    .select()
+    .from(documents)
+    .where(
+      and(
+        inScope(documents, scope),
+        eq(documents.status, 'queued'),
+        isNull(documents.ksefSessionRef),
+        or(eq(documents.kind, 'invoice'), sql`exists (select 1 from documents o where o.id = ${documents.invoiceId} and o.status = 'accepted')`),
+      ),
+    )
+    .orderBy(asc(documents.seq))
+    .limit(max);
+}
+
+/** FA(3) of each document, built and schema-checked once and saved with its hash; failures end that document. */
+async function ensureXml(db: Db, docs: DocumentRow[], seller: Seller): Promise<DocumentRow[]> {
+  const ready: DocumentRow[] = [];
+  const built: { id: string; xml: string; hash: string }[] = [];
+  const originals = new Map<string, DocumentRow>();
+  const originalIds = [...new Set(docs.filter((d) => d.kind === 'correction' && !d.fa3Xml).map((d) => d.invoiceId!))];
+  if (originalIds.length) for (const o of await db.select().from(documents).where(inArray(documents.id, originalIds))) originals.set(o.id, o);
+  for (const doc of docs) {
+    if (doc.fa3Xml && doc.xmlSha256) {
+      ready.push(doc);
+      continue;
+    }
+    let xml: string;
+    try {
+      xml = await buildDocumentXml(db, doc, seller, doc.kind === 'correction' ? (originals.get(doc.invoiceId!) ?? null) : null);
+    } catch (err) {
+      if (err instanceof AppError) {
+        await finishDocument(db, doc, 'error', documentError('invoice_build_failed', err.message));
+        continue;
+      }
+      throw err;
+    }
+    const check = validateXml(xml, 'fa3');
+    if (!check.ok) {
+      await finishDocument(db, doc, 'error', documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`));
+      continue;
+    }
+    const hash = sha256Base64(Buffer.from(xml, 'utf8'));
+    built.push({ id: doc.id, xml, hash });
+    ready.push({ ...doc, fa3Xml: xml, xmlSha256: hash });
+  }
+  if (built.length) await db.transaction(async (tx) => { for (const b of built) await patchDocument(tx, b.id, { fa3Xml: b.xml, xmlSha256: b.hash }); });
+  return ready;
+}
+
+type Seller = NonNullable<Awaited<ReturnType<typeof sellerOf>>>;
+
+const fileNameOf = (doc: Pick<DocumentRow, 'id'>) => `${doc.id}.xml`;
+
+/**
+ * Sends up to `max` queued documents of the scope in one batch session (README §8). The batch and its documents
+ * are recorded before the session opens, the reference and the documents' move to sending before any upload,
+ * and the close with the status job, so that after a crash reconcileBatches knows what KSeF may hold.
+ */
+export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient, token: string, seller: Seller, max: number): Promise<BatchOutcome> {
+  const picked = await ensureXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller);
+  if (picked.length === 0) return { kind: 'nothing' };
+  const batchId = newId('kss');
+  await db.transaction(async (tx) => {
+    await tx.insert(ksefBatches).values({ id: batchId, accountId: scope.accountId, mode: scope.mode, documentCount: picked.length });
+    await tx.insert(ksefBatchDocuments).values(picked.map((d) => ({ batchId, documentId: d.id, fileName: fileNameOf(d) })));
+  });
+  const ids = picked.map((d) => d.id);
+  const pkg = buildBatchPackage(picked.map((d) => ({ fileName: fileNameOf(d), xml: d.fa3Xml! })));
+
+  let opened: Awaited<ReturnType<typeof openBatchSession>>;
+  try {
+    opened = await openBatchSession(client, token, pkg);
+  } catch (err) {
+    // nothing was uploaded, so KSeF cannot process anything of it: the documents stay queued as they were
+    await abandonBatch(db, batchId, 'opening failed');
+    return notOpened(err);
+  }
+
+  await db.transaction(async (tx) => {
+    await tx.update(ksefBatches).set({ status: 'opened', referenceNumber: opened.referenceNumber, updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+    const locked = await tx.select().from(documents).where(inArray(documents.id, ids)).orderBy(asc(documents.seq)).for('update');
+    for (const doc of locked) {
+      if (doc.status === 'queued') await transition(tx, doc, 'sending', { ksefSessionRef: opened.referenceNumber, lastError: null });
+    }
+  });
+
+  let stage: 'upload' | 'close' = 'upload';
+  try {
+    await uploadBatchParts(client, pkg, opened.partUploadRequests);
+    await db.update(ksefBatches).set({ status: 'uploaded', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+    stage = 'close';
+    await closeBatchSession(client, token, opened.referenceNumber);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof KsefApiError || (err instanceof KsefUnavailableError && stage === 'upload')) {
+      // a part not uploaded, or the close refused (21205, 21157, 21208): KSeF never processes this session
+      await abandonBatch(db, batchId, message);
+      return { kind: 'abandoned', message };
+    }
+    if (err instanceof KsefUnavailableError) return { kind: 'unsure', retryAfterSeconds: err.retryAfterSeconds, message };
+    throw err; // the job is retried and reconcileBatches starts from the recorded state
+  }
+  await markBatchClosed(db, batchId);
+  return { kind: 'closed', batchId, documentIds: ids };
+}
+
+function notOpened(err: unknown): BatchOutcome {
+  if (err instanceof KsefUnavailableError) return { kind: 'not_opened', retryAfterSeconds: err.retryAfterSeconds, throttled: err.status === 429, message: err.message };
+  if (err instanceof KsefApiError) return { kind: 'not_opened', throttled: false, message: err.message };
+  throw err;
+}
