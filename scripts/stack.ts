@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../server/config';
 import { createAccount } from '../server/accounts/create-account';
@@ -24,9 +24,43 @@ function log(line: string) {
 }
 
 
+const PIDS_FILE = path.join(DATA_DIR, 'stack-pids.json');
+
+/**
+ * A runner killed with SIGKILL leaves its children running (each has its own process group so that Ctrl-C can
+ * stop next-server's own children). Their group ids are kept on disk; the next start stops what is left.
+ */
+async function stopOrphans(): Promise<void> {
+  if (!existsSync(PIDS_FILE)) return;
+  const groups = JSON.parse(readFileSync(PIDS_FILE, 'utf8')) as number[];
+  const alive = groups.filter((pid) => {
+    try {
+      process.kill(-pid, 'SIGTERM');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (alive.length) log(`stopped ${alive.length} process group(s) left by a previous run`);
+  for (let i = 0; i < 50 && alive.some(groupAlive); i++) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of alive.filter(groupAlive)) process.kill(-pid, 'SIGKILL');
+  rmSync(PIDS_FILE, { force: true });
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const proc = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   children.push({ name, proc });
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(PIDS_FILE, JSON.stringify(children.map((c) => c.proc.pid).filter(Boolean)));
   proc.on('exit', (code, signal) => {
     if (stopping) return;
     log(`${name} exited (${signal ?? code}); stopping the stack`);
@@ -68,6 +102,7 @@ async function shutdown(code: number) {
     ),
   );
   await stopDatabase();
+  rmSync(PIDS_FILE, { force: true });
   log('stopped');
   process.exit(code);
 }
@@ -142,6 +177,7 @@ async function ensureDemoAccount(url: string, emulator: string | undefined): Pro
 async function main() {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  await stopOrphans();
   const located = await locateDatabase({ reuseRunning: false });
   stopDatabase = located.stop;
   log(located.embedded ? `embedded PostgreSQL: ${located.url}` : 'PostgreSQL from DATABASE_URL');
@@ -160,8 +196,10 @@ async function main() {
   await ensureDemoAccount(located.url, emulators.ksef);
   const next = path.join(ROOT, 'node_modules/next/dist/bin/next');
   if (production) {
-    log('building the web app (next build)…');
-    await run(process.execPath, [next, 'build'], env);
+    if (process.env.STACK_SKIP_BUILD !== '1') {
+      log('building the web app (next build)…');
+      await run(process.execPath, [next, 'build'], env);
+    }
     start('web', process.execPath, [next, 'start', '-p', String(port)], { ...env, NODE_ENV: 'production' });
   } else {
     start('web', process.execPath, [next, 'dev', '-p', String(port)], env);

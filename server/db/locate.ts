@@ -3,7 +3,8 @@ import path from 'node:path';
 import { ROOT } from '../config';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded';
 
-export const DATA_DIR = path.join(ROOT, '.data');
+/** Local state of the dev stack (embedded database, app secret, demo account); KR_DATA_DIR moves it (tests). */
+export const DATA_DIR = process.env.KR_DATA_DIR ?? path.join(ROOT, '.data');
 const URL_FILE = path.join(DATA_DIR, 'database-url');
 const EMBEDDED_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 const EMBEDDED_DATABASE = 'ksef_relay';
