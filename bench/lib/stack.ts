@@ -7,6 +7,7 @@ import { ROOT } from '../../server/config';
 import { createDb, type Db } from '../../server/db/client';
 import { startEmbeddedPostgres } from '../../server/db/embedded';
 import { migrateDatabase } from '../../server/db/migrate';
+import { randomToken } from '../../server/ids';
 import { withDatabase } from '../../test/global-setup';
 import { spawn } from 'node:child_process';
 import { collect, freePort, stopGroup, waitFor } from '../../test/web';
@@ -57,7 +58,8 @@ export async function startBenchStack(options: { accounts: number }): Promise<Be
     const db = createDb(url, { max: 8 });
     cleanups.push(() => db.$client.end());
     const keys = await createKeys(db, options.accounts);
-    const web = await startNext({ DATABASE_URL: url, BENCH_BARE_ROUTE: '1' });
+    // Sealing (idempotent answers, credentials) needs a secret; a run of its own gets a fresh one.
+    const web = await startNext({ DATABASE_URL: url, BENCH_BARE_ROUTE: '1', APP_SECRET: process.env.APP_SECRET ?? randomToken(256) });
     cleanups.push(web.stop);
     const snapshot = async () => ({ web: takeCpuSnapshot([web.pid]), postgres: takeCpuSnapshot(await listBackendPids(db, name)) });
     const startCpuMeter: CpuMeter = async () => {
