@@ -53,11 +53,12 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return waitForCredentials(db, doc, 'ksef_not_connected');
 
+  const unfinished = await unfinishedBatches(db, scope);
+  if (unfinished.length === 0 && (await isInLiveBatch(db, doc.id))) return; // most jobs of a burst end here
   const client = ksefClientFor(db, loaded);
   let current = doc;
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
-    const unfinished = await unfinishedBatches(db, scope);
     if (unfinished.length) await reconcileBatches(db, unfinished, client, token);
     if (await isInLiveBatch(db, doc.id)) return;
     current = (await load(db, documentId))!;
