@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { countIssuedThisMonth } from '../accounts/account-settings';
 import type { Db, Tx } from '../db/client';
 import { inScope, type Scope } from '../db/scope';
@@ -60,22 +60,28 @@ export async function releaseAllPlanLimited(db: Db, now = new Date()): Promise<n
 }
 
 /**
- * Whether a live invoice must wait: the month's invoices reached monthly_limit, or older invoices already wait
- * (they are numbered first, in creation order). The account row lock orders this against plan changes and other
- * numbering of the scope.
+ * Whether a live invoice must wait: older invoices already wait (they are numbered first, in creation order), or
+ * the month's invoices plus the older ones still being prepared reach monthly_limit (those older ones take the
+ * places left). The account row lock orders this against plan changes and other numbering of the scope.
+ * 'behind' means only the older pending ones are in the way: a release retries shortly.
  */
-async function mustWaitForPlan(tx: Tx, doc: DocumentRow, period: string): Promise<boolean> {
-  if (doc.mode !== 'live' || doc.kind !== 'invoice') return false; // test mode never counts; the plan counts invoices
+async function planVerdict(tx: Tx, doc: DocumentRow, period: string): Promise<'go' | 'wait' | 'behind'> {
+  if (doc.mode !== 'live' || doc.kind !== 'invoice') return 'go'; // test mode never counts; the plan counts invoices
   const scope = { accountId: doc.accountId, mode: doc.mode };
   const [plan] = await tx.select({ monthlyLimit: accountModes.monthlyLimit }).from(accountModes).where(inScope(accountModes, scope)).for('update');
   const [older] = await tx
-    .select({ id: documents.id })
+    .select({
+      waiting: sql<number>`count(*) filter (where ${documents.status} = 'waiting_for_plan_limit')::int`,
+      pending: sql<number>`count(*) filter (where ${documents.status} = 'pending')::int`,
+    })
     .from(documents)
-    .where(and(inScope(documents, scope), eq(documents.status, 'waiting_for_plan_limit'), lt(documents.seq, doc.seq)))
-    .limit(1);
-  if (older) return true;
+    .where(and(inScope(documents, scope), eq(documents.kind, 'invoice'), inArray(documents.status, ['waiting_for_plan_limit', 'pending']), lt(documents.seq, doc.seq)));
+  if (older && older.waiting > 0) return 'wait';
   const limit = plan?.monthlyLimit ?? null;
-  return limit !== null && (await countIssuedThisMonth(tx, scope, period)) >= limit;
+  if (limit === null) return 'go';
+  const used = await countIssuedThisMonth(tx, scope, period);
+  if (used + (older?.pending ?? 0) < limit) return 'go';
+  return used < limit ? 'behind' : 'wait';
 }
 
 async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waiting_for_plan_limit', now: Date): Promise<Preparation> {
@@ -104,8 +110,10 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   let outcome: Preparation = 'other';
   await withLockedDocument(db, doc.id, [from], async (tx, locked) => {
     const issueDate = warsawDate(now.toISOString());
-    if (await mustWaitForPlan(tx, locked, periodOf(issueDate))) {
+    const verdict = await planVerdict(tx, locked, periodOf(issueDate));
+    if (verdict !== 'go') {
       if (locked.status === 'pending') await transition(tx, locked, 'waiting_for_plan_limit', { lastError: documentError('plan_limit_reached') });
+      if (verdict === 'behind') await enqueue(tx, 'plan_release', scope, { jobKey: `plan:${scope.accountId}:${scope.mode}`, runAt: new Date(Date.now() + 2_000) });
       outcome = 'waiting';
       return;
     }
