@@ -1,0 +1,7 @@
+import { SignInForm } from '../../components/sign-in-form';
+
+export const metadata = { title: 'KSeF Relay · Logowanie' };
+
+export default function SignInPage() {
+  return <SignInForm />;
+}

@@ -1,0 +1,7 @@
+import { SignUpForm } from '../../components/sign-up-form';
+
+export const metadata = { title: 'KSeF Relay · Rejestracja' };
+
+export default function SignUpPage() {
+  return <SignUpForm />;
+}

@@ -1,0 +1,116 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useId, useState, type FormEvent } from 'react';
+import { readError } from './error-text';
+import { formatMoney, toDecimal } from './format';
+import { useI18n } from './i18n';
+import { useTRPC } from './trpc';
+
+const newRefundId = () => `refund-${Date.now().toString(36)}`;
+
+/** Lines of the invoice with the quantity to return, plus shipping; sent as a /v1 refund (spec 2.5). */
+export function CorrectionForm({ invoiceId }: { invoiceId: string }) {
+  const { t, locale } = useI18n();
+  const d = t.detail;
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const ids = useId();
+  const { data } = useQuery(trpc.invoices.correctionForm.queryOptions({ invoiceId }));
+  const [quantities, setQuantities] = useState<Record<number, string>>({});
+  const [shipping, setShipping] = useState(false);
+  const [refundId, setRefundId] = useState(newRefundId);
+  const [reason, setReason] = useState('');
+  const [formError, setFormError] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.invoices.createCorrection.mutationOptions({
+      onSuccess: (res) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() });
+        router.push(`/dashboard/invoices/${res.id}`);
+      },
+    }),
+  );
+  if (!data) return null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setFormError(null);
+    const lines = data.lines
+      .map((l, i) => ({ l, q: Number(quantities[i] ?? 0) }))
+      .filter(({ q }) => q > 0)
+      .map(({ l, q }) => ({ name: l.name, sku: l.sku ?? undefined, quantity: q, unit_price: toDecimal(l.unitPriceGrosze), vat_rate: String(l.vatRate) }));
+    if (lines.length === 0 && !shipping) return setFormError(d.nothingToReturn);
+    create.mutate({
+      invoiceId,
+      refund: { external_id: refundId, reason: reason.trim() || undefined, lines, shipping: shipping ? { price: toDecimal(data.shippingGrosze) } : undefined },
+    });
+  };
+  const failure = readError(create.error);
+  return (
+    <form className="form correction" onSubmit={submit} noValidate aria-labelledby={`${ids}-h`}>
+      <h3 id={`${ids}-h`}>{d.correctionTitle}</h3>
+      <div className="field">
+        <label htmlFor={`${ids}-rid`}>{d.refundId}</label>
+        <input id={`${ids}-rid`} value={refundId} onChange={(e) => setRefundId(e.target.value)} required />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-reason`}>{d.reason}</label>
+        <input id={`${ids}-reason`} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </div>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{d.lineName}</th>
+              <th scope="col" className="num">{d.unitPrice}</th>
+              <th scope="col" className="num">{d.vat}</th>
+              <th scope="col">{d.returnQty}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.lines.map((l, i) => (
+              <tr key={i}>
+                <td>{l.name}</td>
+                <td className="num">{formatMoney(l.unitPriceGrosze, data.currency, locale)}</td>
+                <td className="num">{l.vatRate}%</td>
+                <td>
+                  <label className="sr-only" htmlFor={`${ids}-q${i}`}>
+                    {d.returnQty}: {l.name}
+                  </label>
+                  <input
+                    id={`${ids}-q${i}`}
+                    className="qty"
+                    type="number"
+                    min={0}
+                    max={l.quantity}
+                    step={1}
+                    inputMode="numeric"
+                    value={quantities[i] ?? '0'}
+                    disabled={l.quantity === 0}
+                    onChange={(e) => setQuantities((q) => ({ ...q, [i]: e.target.value }))}
+                  />{' '}
+                  <span className="muted">
+                    {d.max} {l.quantity}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {data.shippingGrosze > 0 ? (
+        <label className="check-label">
+          <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} /> {d.refundShipping} ({formatMoney(data.shippingGrosze, data.currency, locale)})
+        </label>
+      ) : null}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {d.create}
+        </button>
+        <span className="field-error" role="alert">
+          {formError ?? failure?.message ?? ''}
+        </span>
+      </div>
+    </form>
+  );
+}

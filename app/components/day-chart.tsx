@@ -1,0 +1,53 @@
+'use client';
+import type { DocumentStatus } from '../../server/db/schema/enums';
+import { useI18n } from './i18n';
+
+type Day = { day: string; counts: Partial<Record<DocumentStatus, number>> };
+
+const ORDER: DocumentStatus[] = ['accepted', 'sending', 'queued', 'pending', 'waiting_for_plan_limit', 'skipped', 'rejected', 'error'];
+const W = 600;
+const H = 160;
+
+/** Stacked bars per day in plain SVG (no chart library): fixed size, so nothing moves when data arrives. */
+export function DayChart({ days, description }: { days: Day[]; description: string }) {
+  const { t } = useI18n();
+  const max = Math.max(1, ...days.map((d) => Object.values(d.counts).reduce((s, n) => s + (n ?? 0), 0)));
+  const slot = W / Math.max(days.length, 30);
+  const present = ORDER.filter((s) => days.some((d) => d.counts[s]));
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label={description} preserveAspectRatio="none">
+        <line x1={0} x2={W} y1={H} y2={H} className="axis" />
+        {days.map((d, i) => {
+          let y = H;
+          const total = Object.values(d.counts).reduce((s, n) => s + (n ?? 0), 0);
+          return (
+            <g key={d.day}>
+              <title>{`${d.day}: ${total}`}</title>
+              {ORDER.map((s) => {
+                const n = d.counts[s] ?? 0;
+                if (!n) return null;
+                const h = (n / max) * (H - 10);
+                y -= h;
+                return <rect key={s} x={i * slot + 2} y={y} width={Math.max(1, slot - 4)} height={h} className={`bar-${s}`} />;
+              })}
+              {i % 7 === 0 ? (
+                <text x={i * slot + slot / 2} y={H + 15} textAnchor="middle" className="tick">
+                  {d.day.slice(5)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption className="legend">
+        {present.map((s) => (
+          <span key={s}>
+            <i className={`swatch bar-${s}`} aria-hidden="true" /> {t.status[s]}
+          </span>
+        ))}
+        <span className="muted">max {max}</span>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,13 @@
+import { TRPCClientError } from '@trpc/client';
+
+export type FieldError = { message: string; param: string | null };
+
+/** The message of a failed call and the field it names (the service's `param`), for errors beside fields. */
+export function readError(err: unknown): FieldError | null {
+  if (!err) return null;
+  if (err instanceof TRPCClientError) {
+    const data = err.data as { appError?: { code: string; param: string | null } | null } | undefined;
+    return { message: err.message, param: data?.appError?.param ?? null };
+  }
+  return { message: err instanceof Error ? err.message : String(err), param: null };
+}

@@ -1,0 +1,80 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { DayChart } from './day-chart';
+import { useI18n } from './i18n';
+import { StatusBadge } from './status-badge';
+import { STATUSES } from './statuses';
+import { useTRPC } from './trpc';
+
+const STEP_LINKS = { seller: '/dashboard/seller', ksef: '/dashboard/ksef', api_key: '/dashboard/api-keys', first_invoice: '/dashboard/invoices', webhook: '/dashboard/webhooks' } as const;
+
+export function OverviewView() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const { data } = useQuery({ ...trpc.account.overview.queryOptions(), refetchInterval: 5_000 });
+  const o = t.overview;
+  return (
+    <>
+      <h1>{o.title}</h1>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="checklist-h">
+          <h2 id="checklist-h">{o.checklist}</h2>
+          <ol className="checklist" aria-label={o.checklist}>
+            {(data?.checklist ?? Object.keys(STEP_LINKS).map((step) => ({ step: step as keyof typeof STEP_LINKS, done: false }))).map((s) => (
+              <li key={s.step} data-done={data ? s.done : undefined}>
+                <span className="check" aria-hidden="true">
+                  {data ? (s.done ? '✓' : '○') : '·'}
+                </span>
+                <Link href={STEP_LINKS[s.step]}>{o.steps[s.step]}</Link>
+                <span className="sr-only">: </span>
+                <span className={s.done ? 'ok' : 'muted'}>{data ? (s.done ? o.done : o.todo) : '\u00a0'}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+        <section className="card" aria-labelledby="sending-h">
+          <h2 id="sending-h">{o.sending}</h2>
+          <dl className="facts">
+            <dt>{o.environment}</dt>
+            <dd>{data ? t.ksef.env[data.sending.environment] : '\u00a0'}</dd>
+            <dt>{o.connection}</dt>
+            <dd>{data ? (data.sending.connected ? o.connected : `${o.notConnected}${data.sending.checkError ? ` (${data.sending.checkError})` : ''}`) : '\u00a0'}</dd>
+            <dt>{o.queueDepth}</dt>
+            <dd data-testid="queue-depth">{data ? `${data.sending.queue.total} (${t.status.pending} ${data.sending.queue.pending}, ${t.status.queued} ${data.sending.queue.queued}, ${t.status.sending} ${data.sending.queue.sending})` : '\u00a0'}</dd>
+            <dt>{o.sendingMode}</dt>
+            <dd>{o.interactive}</dd>
+            <dt>{o.requests}</dt>
+            <dd className="muted">{o.notMeasured}</dd>
+            <dt>{o.retryAfter}</dt>
+            <dd className="muted">{o.notMeasured}</dd>
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="plan-h">
+          <h2 id="plan-h">{o.plan}</h2>
+          <dl className="facts">
+            <dt>{o.plan}</dt>
+            <dd>{data?.plan.name ?? '\u00a0'}</dd>
+            <dt>{o.issuedThisMonth}</dt>
+            <dd>{data ? `${data.plan.issuedThisMonth} / ${data.plan.monthlyLimit ?? o.unlimited}` : '\u00a0'}</dd>
+          </dl>
+          {data?.plan.monthlyLimit ? <progress max={data.plan.monthlyLimit} value={data.plan.issuedThisMonth} aria-label={o.issuedThisMonth} /> : null}
+        </section>
+        <section className="card" aria-labelledby="counts-h">
+          <h2 id="counts-h">{o.counts}</h2>
+          <ul className="counts">
+            {STATUSES.map((s) => (
+              <li key={s}>
+                <StatusBadge status={s} /> <strong data-testid={`count-${s}`}>{data ? data.counts[s] : '\u00a0'}</strong>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      <section className="card" aria-labelledby="chart-h">
+        <h2 id="chart-h">{o.chart}</h2>
+        <DayChart days={data?.perDay ?? []} description={o.chartDesc} />
+      </section>
+    </>
+  );
+}

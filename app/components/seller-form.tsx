@@ -1,0 +1,70 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { isValidNip, normalizeNip } from '../../server/orders/nip';
+import { readError } from './error-text';
+import { Field } from './field';
+import { useI18n } from './i18n';
+import { useTRPC } from './trpc';
+
+type Form = { nip: string; name: string; address1: string; address2: string };
+
+export function SellerForm() {
+  const { t } = useI18n();
+  const s = t.seller;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { data } = useQuery(trpc.account.seller.queryOptions());
+  const [form, setForm] = useState<Form>({ nip: '', name: '', address1: '', address2: '' });
+  const [touched, setTouched] = useState(false);
+  const [savedAt, setSavedAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (data) setForm({ nip: data.nip, name: data.name, address1: data.address1, address2: data.address2 });
+  }, [data]);
+  const save = useMutation(
+    trpc.account.updateSeller.mutationOptions({
+      onSuccess: () => {
+        setSavedAt(Date.now());
+        void queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() });
+      },
+    }),
+  );
+  const nipDigits = normalizeNip(form.nip);
+  const nipValid = isValidNip(nipDigits);
+  const nipError = form.nip && (nipDigits.length >= 10 || touched) && !nipValid ? s.nipInvalid : null;
+  const serverError = readError(save.error);
+  const errorFor = (f: keyof Form) => (touched && f !== 'address2' && !form[f].trim() ? t.common.required : serverError?.param === f ? serverError.message : null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    setSavedAt(null);
+    if (!nipValid || !form.name.trim() || !form.address1.trim()) return;
+    save.mutate(form);
+  };
+  const set = (f: keyof Form) => (e: { target: { value: string } }) => setForm((prev) => ({ ...prev, [f]: e.target.value }));
+  const configured = savedAt ? save.data?.configured : data?.configured;
+  return (
+    <>
+      <h1>{s.title}</h1>
+      <p className="muted">{s.intro}</p>
+      <p role="status" className={configured ? 'ok' : 'warn'} data-testid="seller-state">
+        {data || savedAt ? (configured ? s.configured : s.notConfigured) : '\u00a0'}
+      </p>
+      <form className="card form" onSubmit={submit} noValidate aria-label={s.title}>
+        <Field label={s.nip} name="nip" inputMode="numeric" autoComplete="off" value={form.nip} onChange={set('nip')} error={nipError ?? errorFor('nip')} ok={nipValid ? s.nipOk : null} required />
+        <Field label={s.name} name="name" autoComplete="organization" value={form.name} onChange={set('name')} error={errorFor('name')} required />
+        <Field label={s.address1} name="address1" autoComplete="address-line1" value={form.address1} onChange={set('address1')} error={errorFor('address1')} required />
+        <Field label={s.address2} name="address2" autoComplete="address-line2" value={form.address2} onChange={set('address2')} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? t.common.saving : t.common.save}
+          </button>
+          <span role="status" className="ok">
+            {savedAt && !save.isPending ? t.common.saved : ''}
+          </span>
+          {serverError && !serverError.param ? <span className="field-error">{serverError.message}</span> : null}
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+'use client';
+import { useQueryClient } from '@tanstack/react-query';
+import { signOut } from 'next-auth/react';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import type { ReactNode } from 'react';
+import type { Locale } from '../i18n/locale';
+import { useI18n } from './i18n';
+
+const LINKS = [
+  ['/dashboard', 'overview'],
+  ['/dashboard/invoices', 'invoices'],
+  ['/dashboard/seller', 'seller'],
+  ['/dashboard/ksef', 'ksef'],
+  ['/dashboard/webhooks', 'webhooks'],
+  ['/dashboard/api-keys', 'apiKeys'],
+  ['/dashboard/events', 'events'],
+] as const;
+
+const YEAR = 365 * 24 * 3600;
+
+/** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */
+export function Shell({ email, mode, liveEnabled, children }: { email: string; mode: 'test' | 'live'; liveEnabled: boolean; children: ReactNode }) {
+  const { t, locale } = useI18n();
+  const pathname = usePathname();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const setCookie = (name: string, value: string) => {
+    document.cookie = `${name}=${value}; path=/; max-age=${YEAR}; samesite=lax`;
+    queryClient.clear(); // every cached answer belongs to the previous mode or language
+    router.refresh();
+  };
+  const active = (href: string) => (href === '/dashboard' ? pathname === href : pathname.startsWith(href));
+  return (
+    <div className={`shell mode-${mode}`} lang={locale}>
+      <a className="skip" href="#content">
+        {locale === 'pl' ? 'Przejdź do treści' : 'Skip to content'}
+      </a>
+      <header className="topbar">
+        <Link href="/dashboard" className="brand">
+          {t.brand}
+        </Link>
+        <fieldset className="switch" aria-label={t.mode.label}>
+          <legend className="sr-only">{t.mode.label}</legend>
+          {(['test', 'live'] as const).map((m) => (
+            <button key={m} type="button" aria-pressed={mode === m} onClick={() => mode !== m && setCookie('kr_mode', m)}>
+              {t.mode[m]}
+              {m === 'live' && !liveEnabled ? ' β' : ''}
+            </button>
+          ))}
+        </fieldset>
+        <label className="lang">
+          <span className="sr-only">{t.language}</span>
+          <select value={locale} onChange={(e) => setCookie('kr_lang', e.target.value as Locale)} aria-label={t.language}>
+            <option value="pl">Polski</option>
+            <option value="en">English</option>
+          </select>
+        </label>
+        <span className="who" title={email}>
+          {email}
+        </span>
+        <button type="button" className="link-button" onClick={() => void signOut({ callbackUrl: '/signin' })}>
+          {t.signOut}
+        </button>
+      </header>
+      {mode === 'test' ? <div className="test-banner">{t.mode.label}: {t.mode.test}</div> : null}
+      <nav aria-label={t.nav.main} className="nav">
+        <ul>
+          {LINKS.map(([href, key]) => (
+            <li key={href}>
+              <Link href={href} aria-current={active(href) ? 'page' : undefined}>
+                {t.nav[key]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="content" className="content">
+        {children}
+      </main>
+    </div>
+  );
+}

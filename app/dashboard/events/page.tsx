@@ -1,0 +1,5 @@
+import { EventsView } from '../../components/events-view';
+
+export default function EventsPage() {
+  return <EventsView />;
+}

@@ -1,0 +1,5 @@
+import { InvoicesTable } from '../../components/invoices-table';
+
+export default function InvoicesPage() {
+  return <InvoicesTable />;
+}

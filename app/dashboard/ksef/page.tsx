@@ -1,0 +1,5 @@
+import { KsefConnection } from '../../components/ksef-connection';
+
+export default function KsefPage() {
+  return <KsefConnection />;
+}

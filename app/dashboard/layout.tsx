@@ -1,0 +1,26 @@
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { serverCaller } from '../../server/trpc/server-caller';
+import { EarlyAccess } from '../components/early-access';
+import { Providers } from '../components/providers';
+import { Shell } from '../components/shell';
+import { LOCALE_COOKIE, readLocale } from '../i18n/locale';
+import '../components/dashboard.css';
+
+export const dynamic = 'force-dynamic';
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const jar = await cookies();
+  const caller = await serverCaller(jar.toString());
+  const me = caller ? await caller.account.me().catch(() => null) : null;
+  if (!me) redirect('/signin');
+  const locale = readLocale(jar.get(LOCALE_COOKIE)?.value);
+  return (
+    <Providers locale={locale}>
+      <Shell email={me.email} mode={me.mode} liveEnabled={me.liveEnabled}>
+        {me.mode === 'live' && !me.liveEnabled ? <EarlyAccess /> : children}
+      </Shell>
+    </Providers>
+  );
+}

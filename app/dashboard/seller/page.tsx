@@ -1,0 +1,5 @@
+import { SellerForm } from '../../components/seller-form';
+
+export default function SellerPage() {
+  return <SellerForm />;
+}

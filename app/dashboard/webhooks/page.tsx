@@ -1,0 +1,5 @@
+import { WebhooksView } from '../../components/webhooks-view';
+
+export default function WebhooksPage() {
+  return <WebhooksView />;
+}

@@ -1,0 +1,63 @@
+import type { Page } from '@playwright/test';
+
+/** Locators of the dashboard (Polish UI, the default), by role and label as a person finds them. */
+export class DashboardPage {
+  constructor(private readonly page: Page) {}
+  nav = (name: string) => this.page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name });
+  heading = (name: string | RegExp) => this.page.getByRole('heading', { level: 1, name });
+  checklist = () => this.page.getByRole('list', { name: 'Pierwsze kroki' }).getByRole('listitem');
+  secret = () => this.page.getByTestId('secret-value');
+  signOut = () => this.page.getByRole('button', { name: 'Wyloguj' });
+  language = () => this.page.getByRole('combobox', { name: /Język|Language/ });
+}
+
+export class AuthPage {
+  constructor(private readonly page: Page) {}
+  email = () => this.page.getByLabel('E-mail');
+  password = () => this.page.getByLabel('Hasło');
+  signUp = () => this.page.getByRole('button', { name: 'Załóż konto' });
+  signIn = () => this.page.getByRole('button', { name: 'Zaloguj się' });
+  continue = () => this.page.getByRole('button', { name: 'Przejdź do panelu' });
+}
+
+export class SellerPage {
+  constructor(private readonly page: Page) {}
+  nip = () => this.page.getByLabel('NIP');
+  name = () => this.page.getByLabel('Nazwa');
+  address1 = () => this.page.getByLabel('Adres (ulica i numer)');
+  address2 = () => this.page.getByLabel('Adres (kod pocztowy i miejscowość)');
+  save = () => this.page.getByRole('button', { name: 'Zapisz' });
+  state = () => this.page.getByTestId('seller-state');
+}
+
+export class KsefPage {
+  constructor(private readonly page: Page) {}
+  createTestCredentials = () => this.page.getByRole('button', { name: 'Utwórz testowe poświadczenia' });
+  testConnection = () => this.page.getByRole('button', { name: 'Testuj połączenie' });
+  state = () => this.page.getByTestId('ksef-state');
+}
+
+export class InvoicesPage {
+  constructor(private readonly page: Page) {}
+  table = () => this.page.getByRole('table', { name: 'Faktury' });
+  row = (text: string) => this.table().getByRole('row').filter({ hasText: text });
+  search = () => this.page.getByRole('searchbox', { name: 'Szukaj' });
+  statusFilter = () => this.page.getByLabel('Status');
+  timeline = () => this.page.getByRole('list', { name: 'Historia statusów' }).getByRole('listitem');
+  ksefNumber = () => this.page.getByTestId('ksef-number');
+  pdfLink = () => this.page.getByRole('link', { name: 'Pobierz PDF' });
+  xmlLink = () => this.page.getByRole('link', { name: 'Pobierz XML' });
+  upoLink = () => this.page.getByRole('link', { name: 'Pobierz UPO' });
+  corrections = () => this.page.getByRole('list', { name: 'Korekty' }).getByRole('listitem');
+  returnQuantity = (lineName: string) => this.page.getByLabel(`Zwracana ilość: ${lineName}`);
+  createCorrection = () => this.page.getByRole('button', { name: 'Wystaw korektę' });
+}
+
+export class WebhooksPage {
+  constructor(private readonly page: Page) {}
+  url = () => this.page.getByLabel('Adres URL');
+  add = () => this.page.getByRole('button', { name: 'Dodaj endpoint' });
+  endpoint = (url: string) => this.page.getByRole('link', { name: url });
+  deliveries = () => this.page.getByRole('table', { name: 'Dziennik dostarczeń' }).getByRole('row');
+  resend = () => this.page.getByRole('button', { name: 'Wyślij ponownie' });
+}

@@ -1,0 +1,57 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError } from 'zod';
+import type { Db } from '../db/client';
+import type { Scope } from '../db/scope';
+import type { Mode } from '../db/schema';
+import { findMembership } from '../dashboard/find-membership';
+import { AppError, ERRORS } from '../errors';
+
+/** What every procedure sees: the database, the signed-in user (if any) and the mode chosen in the cookie. */
+export type TrpcContext = { db: Db; userId: string | null; mode: Mode };
+
+const t = initTRPC.context<TrpcContext>().create({
+  transformer: superjson,
+  // The service's own error code and field travel to the forms, which show the message beside that field.
+  errorFormatter: ({ shape, error }) => {
+    const cause = error.cause;
+    const app = cause instanceof AppError ? { code: cause.code, param: cause.param ?? null } : null;
+    const zod = cause instanceof ZodError ? { code: 'parameter_invalid', param: cause.issues[0]?.path.join('.') ?? null } : null;
+    return { ...shape, data: { ...shape.data, stack: undefined, appError: app ?? zod } };
+  },
+});
+
+const HTTP_TO_TRPC = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 422: 'UNPROCESSABLE_CONTENT', 429: 'TOO_MANY_REQUESTS' } as const;
+
+/** AppErrors keep their message and code; anything else stays an internal error without details. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    const status = ERRORS[cause.code].status as keyof typeof HTTP_TO_TRPC | null;
+    throw new TRPCError({ code: (status && HTTP_TO_TRPC[status]) || 'BAD_REQUEST', message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(appErrors);
+
+/** t3's protectedProcedure: a signed-in user with an account. */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.userId) throw new TRPCError({ code: 'UNAUTHORIZED' });
+  const membership = await findMembership(ctx.db, ctx.userId);
+  if (!membership) throw new TRPCError({ code: 'UNAUTHORIZED' });
+  return next({ ctx: { ...ctx, membership } });
+});
+
+/**
+ * The membership and the test/live switch narrowed to a Scope (invariant 5): every service gets `ctx.scope`.
+ * Live mode is refused until the account is enabled for it (early access).
+ */
+export const scopedProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  if (ctx.mode === 'live' && !ctx.membership.liveEnabled) throw new TRPCError({ code: 'FORBIDDEN', message: 'Live mode is in early access and not enabled for this account.' });
+  const scope: Scope = { accountId: ctx.membership.accountId, mode: ctx.mode };
+  return next({ ctx: { ...ctx, scope } });
+});

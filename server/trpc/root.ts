@@ -1,0 +1,20 @@
+import { accountRouter } from './routers/account';
+import { apiKeysRouter } from './routers/api-keys';
+import { authRouter } from './routers/auth';
+import { eventsRouter } from './routers/events';
+import { invoicesRouter } from './routers/invoices';
+import { ksefRouter } from './routers/ksef';
+import { webhooksRouter } from './routers/webhooks';
+import { router } from './init';
+
+export const appRouter = router({
+  auth: authRouter,
+  account: accountRouter,
+  ksef: ksefRouter,
+  invoices: invoicesRouter,
+  webhooks: webhooksRouter,
+  apiKeys: apiKeysRouter,
+  events: eventsRouter,
+});
+
+export type AppRouter = typeof appRouter;

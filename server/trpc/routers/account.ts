@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { getAccountMode, getAccountOverview, isSellerConfigured, updateSeller } from '../../accounts/account-settings';
+import { countByStatus } from '../../dashboard/count-by-status';
+import { listDocumentsPerDay } from '../../dashboard/documents-per-day';
+import { getQueueDepth } from '../../dashboard/queue-depth';
+import { getSetupChecklist } from '../../dashboard/setup-checklist';
+import { isValidNip, normalizeNip } from '../../orders/nip';
+import { authedProcedure, router, scopedProcedure } from '../init';
+
+export const ZSellerForm = z.object({
+  nip: z
+    .string()
+    .transform(normalizeNip)
+    .refine(isValidNip, 'nip_invalid'),
+  name: z.string().trim().min(1, 'required').max(512),
+  address1: z.string().trim().min(1, 'required').max(512),
+  address2: z.string().trim().max(512).optional(),
+});
+
+export const accountRouter = router({
+  me: authedProcedure.query(({ ctx }) => ({
+    email: ctx.membership.email,
+    accountId: ctx.membership.accountId,
+    liveEnabled: ctx.membership.liveEnabled,
+    mode: ctx.mode,
+  })),
+  overview: scopedProcedure.query(async ({ ctx }) => {
+    const [overview, checklist, counts, perDay, queue] = await Promise.all([
+      getAccountOverview(ctx.db, ctx.scope),
+      getSetupChecklist(ctx.db, ctx.scope),
+      countByStatus(ctx.db, ctx.scope),
+      listDocumentsPerDay(ctx.db, ctx.scope, 30),
+      getQueueDepth(ctx.db, ctx.scope),
+    ]);
+    return {
+      plan: { name: overview.mode.planName, monthlyLimit: ctx.scope.mode === 'test' ? null : overview.mode.monthlyLimit, issuedThisMonth: overview.issuedThisMonth },
+      checklist,
+      counts,
+      perDay,
+      sending: {
+        queue,
+        environment: overview.mode.ksefEnvironment,
+        connected: overview.mode.ksefConnected,
+        checkError: overview.mode.ksefCheckError,
+      },
+    };
+  }),
+  seller: scopedProcedure.query(async ({ ctx }) => {
+    const { mode } = await getAccountMode(ctx.db, ctx.scope);
+    return { nip: mode.sellerNip ?? '', name: mode.sellerName ?? '', address1: mode.sellerAddress1 ?? '', address2: mode.sellerAddress2 ?? '', configured: isSellerConfigured(mode) };
+  }),
+  updateSeller: scopedProcedure.input(ZSellerForm).mutation(async ({ ctx, input }) => {
+    await updateSeller(ctx.db, ctx.scope, { nip: input.nip, name: input.name, address1: input.address1, address2: input.address2 || undefined });
+    const { mode } = await getAccountMode(ctx.db, ctx.scope);
+    return { configured: isSellerConfigured(mode) };
+  }),
+});

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { createApiKey } from '../../auth/api-keys';
+import { listApiKeys } from '../../dashboard/list-api-keys';
+import { revokeApiKey } from '../../dashboard/revoke-api-key';
+import { router, scopedProcedure } from '../init';
+
+export const apiKeysRouter = router({
+  list: scopedProcedure.query(({ ctx }) => listApiKeys(ctx.db, ctx.scope)),
+  /** The whole key is in this answer only; the service keeps its hash. */
+  create: scopedProcedure.mutation(({ ctx }) => createApiKey(ctx.db, ctx.scope.accountId, ctx.scope.mode)),
+  revoke: scopedProcedure.input(z.object({ id: z.string() })).mutation(({ ctx, input }) => revokeApiKey(ctx.db, ctx.scope, input.id)),
+});

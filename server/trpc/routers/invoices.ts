@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { getCorrectionForm } from '../../dashboard/correction-form';
+import { listDocumentEvents } from '../../dashboard/list-document-events';
+import { listDocumentTimeline } from '../../dashboard/document-timeline';
+import { searchDocuments, ZSearchDocuments } from '../../dashboard/search-documents';
+import { createCorrectionDocument } from '../../documents/create-correction';
+import { correctionsOf, getDocument } from '../../documents/get-document';
+import { serializeDocument } from '../../documents/serialize-document';
+import { parseRefundInput } from '../../orders/order-schema';
+import { ZNormalizedOrder, ZNormalizedRefund } from '../../orders/types';
+import { listDeliveries } from '../../webhooks/list-deliveries';
+import { router, scopedProcedure } from '../init';
+
+const ZDocumentId = z.object({ id: z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/) });
+
+export const invoicesRouter = router({
+  search: scopedProcedure.input(ZSearchDocuments).query(({ ctx, input }) => searchDocuments(ctx.db, ctx.scope, input)),
+  /** Everything the detail page shows: the API object, the stored input, timeline, events and deliveries. */
+  detail: scopedProcedure.input(ZDocumentId).query(async ({ ctx, input }) => {
+    const doc = await getDocument(ctx.db, ctx.scope, input.id);
+    const corrections = doc.kind === 'invoice' ? ((await correctionsOf(ctx.db, ctx.scope, [doc.id])).get(doc.id) ?? []) : [];
+    const [timeline, deliveries, events] = await Promise.all([
+      listDocumentTimeline(ctx.db, ctx.scope, doc.id),
+      listDeliveries(ctx.db, ctx.scope, { documentId: doc.id, limit: 50 }),
+      listDocumentEvents(ctx.db, ctx.scope, doc.id),
+    ]);
+    const input_ = doc.kind === 'invoice' ? { order: ZNormalizedOrder.parse(doc.input) } : { refund: ZNormalizedRefund.parse(doc.input) };
+    return {
+      document: serializeDocument(doc, corrections),
+      kind: doc.kind,
+      totalGrossGrosze: doc.totalGrossGrosze,
+      exchangeRate: doc.exchangeRate as { rate: string; date: string; table: string } | null,
+      mailStatus: doc.mailStatus,
+      hasXml: doc.fa3Xml !== null,
+      hasUpo: doc.upoXml !== null,
+      hasPdf: doc.pdfFileId !== null,
+      ...input_,
+      timeline,
+      events,
+      deliveries: deliveries.deliveries,
+    };
+  }),
+  correctionForm: scopedProcedure.input(z.object({ invoiceId: z.string() })).query(({ ctx, input }) => getCorrectionForm(ctx.db, ctx.scope, input.invoiceId)),
+  /** The refund in the /v1 shape (spec 2.5), parsed by the same schema as POST /v1/invoices/{id}/corrections. */
+  createCorrection: scopedProcedure.input(z.object({ invoiceId: z.string(), refund: z.unknown() })).mutation(async ({ ctx, input }) => {
+    const { document, created } = await createCorrectionDocument(ctx.db, ctx.scope, input.invoiceId, parseRefundInput(input.refund));
+    return { id: document.id, created };
+  }),
+});

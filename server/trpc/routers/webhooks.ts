@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { createWebhookEndpoint, ZCreateWebhookEndpoint } from '../../webhooks/create-webhook-endpoint';
+import { disableWebhookEndpoint } from '../../webhooks/disable-webhook-endpoint';
+import { getWebhookEndpoint } from '../../webhooks/get-webhook-endpoint';
+import { listDeliveries } from '../../webhooks/list-deliveries';
+import { listWebhookEndpoints } from '../../webhooks/list-webhook-endpoints';
+import { resendEvent } from '../../webhooks/resend-event';
+import { serializeWebhookEndpoint } from '../../webhooks/serialize-webhook-endpoint';
+import { router, scopedProcedure } from '../init';
+
+const ZEndpointId = z.object({ id: z.string().regex(/^we_[0-9A-Za-z]{1,64}$/) });
+
+export const webhooksRouter = router({
+  list: scopedProcedure.query(async ({ ctx }) => {
+    const page = await listWebhookEndpoints(ctx.db, ctx.scope, { limit: 100 });
+    return page.endpoints.map(serializeWebhookEndpoint);
+  }),
+  get: scopedProcedure.input(ZEndpointId).query(async ({ ctx, input }) => serializeWebhookEndpoint(await getWebhookEndpoint(ctx.db, ctx.scope, input.id))),
+  /** The answer carries the secret: the only time it is shown. */
+  create: scopedProcedure.input(ZCreateWebhookEndpoint).mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, ctx.scope, input)),
+  delete: scopedProcedure.input(ZEndpointId).mutation(({ ctx, input }) => disableWebhookEndpoint(ctx.db, ctx.scope, input.id)),
+  deliveries: scopedProcedure
+    .input(z.object({ endpointId: z.string(), beforeId: z.number().int().optional() }))
+    .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.scope, { endpointId: input.endpointId, limit: 50, beforeId: input.beforeId })),
+  resend: scopedProcedure
+    .input(z.object({ eventId: z.string(), endpointId: z.string() }))
+    .mutation(({ ctx, input }) => resendEvent(ctx.db, ctx.scope, input.eventId, input.endpointId)),
+});
