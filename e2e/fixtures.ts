@@ -29,7 +29,7 @@ export function apiClient(baseURL: string, key: string) {
       headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, json: (await res.json()) as Record<string, any> };
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
   return {
     createInvoice: (order: unknown) => call('POST', '/v1/invoices', { order }),

@@ -16,7 +16,7 @@ export function DayChart({ days, description }: { days: Day[]; description: stri
   const present = ORDER.filter((s) => days.some((d) => d.counts[s]));
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label={description} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={description} preserveAspectRatio="none">
         <line x1={0} x2={W} y1={H} y2={H} className="axis" />
         {days.map((d, i) => {
           let y = H;
@@ -31,15 +31,20 @@ export function DayChart({ days, description }: { days: Day[]; description: stri
                 y -= h;
                 return <rect key={s} x={i * slot + 2} y={y} width={Math.max(1, slot - 4)} height={h} className={`bar-${s}`} />;
               })}
-              {i % 7 === 0 ? (
-                <text x={i * slot + slot / 2} y={H + 15} textAnchor="middle" className="tick">
-                  {d.day.slice(5)}
-                </text>
-              ) : null}
             </g>
           );
         })}
       </svg>
+      {/* labels in HTML: the SVG stretches to the card width and would distort text */}
+      <div className="ticks" aria-hidden="true">
+        {days.map((d, i) =>
+          i % 7 === 0 ? (
+            <span key={d.day} style={{ left: `${((i * slot + (i === 0 ? 0 : slot / 2)) / W) * 100}%` }}>
+              {d.day.slice(5)}
+            </span>
+          ) : null,
+        )}
+      </div>
       <figcaption className="legend">
         {present.map((s) => (
           <span key={s}>

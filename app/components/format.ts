@@ -17,3 +17,9 @@ export const formatDateTime = (d: Date | string | number | null | undefined, loc
 
 /** grosze → the API's decimal text ("12.30") for inputs sent back through /v1 schemas. */
 export const toDecimal = (grosze: number) => `${grosze < 0 ? '-' : ''}${Math.floor(Math.abs(grosze) / 100)}.${String(Math.abs(grosze) % 100).padStart(2, '0')}`;
+
+/** The API's decimal text ("-47.49") in the UI's notation, without going through a float. */
+export function formatDecimal(text: string | null | undefined, currency: string | null | undefined, locale: Locale): string {
+  if (text === null || text === undefined) return '—';
+  return `${locale === 'pl' ? text.replace('.', ',') : text} ${currency ?? ''}`.trim();
+}

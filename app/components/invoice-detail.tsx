@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { CorrectionForm } from './correction-form';
 import { DeliveriesTable } from './deliveries-table';
-import { formatDateTime, formatMoney } from './format';
+import { formatDateTime, formatDecimal, formatMoney } from './format';
 import { useI18n } from './i18n';
 import { StatusBadge } from './status-badge';
 import { IN_FLIGHT } from './statuses';
@@ -82,7 +82,7 @@ export function InvoiceDetail({ id }: { id: string }) {
               </>
             ) : null}
             <dt>{d.mail}</dt>
-            <dd>{data.mailStatus ?? '—'}</dd>
+            <dd>{data.mailStatus ? t.mail[data.mailStatus] : '—'}</dd>
             <dt>{d.lastError}</dt>
             <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${doc.last_error.message}` : '—'}</dd>
           </dl>
@@ -120,7 +120,7 @@ export function InvoiceDetail({ id }: { id: string }) {
             ) : null}
           </p>
           <p className="muted">
-            {d.paidAt}: {formatDateTime(data.order.paidAt, locale)} · {d.payment}: {data.order.paymentMethod}
+            {d.paidAt}: {formatDateTime(data.order.paidAt, locale)} · {d.payment}: {t.payment[data.order.paymentMethod]}
           </p>
           <div className="table-wrap">
             <table aria-label={d.lines}>
@@ -203,7 +203,7 @@ export function InvoiceDetail({ id }: { id: string }) {
           <ul aria-label={d.corrections}>
             {doc.corrections.map((c) => (
               <li key={c.id}>
-                <Link href={`/dashboard/invoices/${c.id}`}>{c.number ?? c.id}</Link> · {c.refund.external_id} · {c.total_gross ?? '—'} {c.currency ?? ''} <StatusBadge status={c.status} />
+                <Link href={`/dashboard/invoices/${c.id}`}>{c.number ?? c.id}</Link> · {c.refund.external_id} · {formatDecimal(c.total_gross, c.currency, locale)} <StatusBadge status={c.status} />
               </li>
             ))}
           </ul>

@@ -59,7 +59,7 @@ export function InvoicesTable() {
         </div>
         <div className="field grow">
           <label htmlFor="search">{iv.search}</label>
-          <input id="search" type="search" value={typed} placeholder={iv.searchHint} onChange={(e) => setTyped(e.target.value)} aria-describedby="search-hint" />
+          <input id="search" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} aria-describedby="search-hint" />
           <p id="search-hint" className="field-hint">
             {iv.searchHint}
           </p>
@@ -69,7 +69,7 @@ export function InvoicesTable() {
       <p className="muted live-note" aria-live="polite">
         {inFlight ? iv.live : '\u00a0'}
       </p>
-      <div className="table-wrap">
+      <div className="table-wrap stack">
         <table aria-label={iv.title}>
           <thead>
             <tr>
@@ -88,18 +88,22 @@ export function InvoicesTable() {
           <tbody>
             {data?.rows.map((r) => (
               <tr key={r.id}>
-                <td>
+                <td data-label={iv.cols.number}>
                   <Link href={`/dashboard/invoices/${r.id}`}>{r.number ?? r.id}</Link>
                 </td>
-                <td>{t.kind[r.kind]}</td>
-                <td>{r.orderExternalId}</td>
-                <td>{r.buyerNip ?? '—'}</td>
-                <td>{r.issueDate ?? '—'}</td>
-                <td className="num">{formatMoney(r.totalGrossGrosze, r.currency, locale)}</td>
-                <td>
+                <td data-label={iv.cols.kind}>{t.kind[r.kind]}</td>
+                <td data-label={iv.cols.order}>{r.orderExternalId}</td>
+                <td data-label={iv.cols.buyerNip}>{r.buyerNip ?? '—'}</td>
+                <td data-label={iv.cols.date}>{r.issueDate ?? '—'}</td>
+                <td className="num" data-label={iv.cols.total}>
+                  {formatMoney(r.totalGrossGrosze, r.currency, locale)}
+                </td>
+                <td data-label={iv.cols.status}>
                   <StatusBadge status={r.status} />
                 </td>
-                <td className="mono">{r.ksefNumber ?? '—'}</td>
+                <td className="mono" data-label={iv.cols.ksef}>
+                  {r.ksefNumber ?? '—'}
+                </td>
               </tr>
             ))}
             {data && data.rows.length === 0 ? (

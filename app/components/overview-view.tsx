@@ -54,7 +54,7 @@ export function OverviewView() {
           <h2 id="plan-h">{o.plan}</h2>
           <dl className="facts">
             <dt>{o.plan}</dt>
-            <dd>{data?.plan.name ?? '\u00a0'}</dd>
+            <dd>{data ? (t.plan[data.plan.name] ?? data.plan.name) : '\u00a0'}</dd>
             <dt>{o.issuedThisMonth}</dt>
             <dd>{data ? `${data.plan.issuedThisMonth} / ${data.plan.monthlyLimit ?? o.unlimited}` : '\u00a0'}</dd>
           </dl>

@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { isValidNip, normalizeNip } from '../../server/orders/nip';
 import { readError } from './error-text';
 import { Field } from './field';
@@ -9,22 +9,34 @@ import { useTRPC } from './trpc';
 
 type Form = { nip: string; name: string; address1: string; address2: string };
 
+type Loaded = Form & { configured: boolean };
+
+/** The form mounts once the stored values are in, so typing never races a late answer. */
 export function SellerForm() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const { data } = useQuery(trpc.account.seller.queryOptions());
+  return (
+    <>
+      <h1>{t.seller.title}</h1>
+      <p className="muted">{t.seller.intro}</p>
+      {data ? <SellerFields initial={data} /> : <div className="card form-placeholder" aria-busy="true" />}
+    </>
+  );
+}
+
+function SellerFields({ initial }: { initial: Loaded }) {
   const { t } = useI18n();
   const s = t.seller;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { data } = useQuery(trpc.account.seller.queryOptions());
-  const [form, setForm] = useState<Form>({ nip: '', name: '', address1: '', address2: '' });
+  const [form, setForm] = useState<Form>({ nip: initial.nip, name: initial.name, address1: initial.address1, address2: initial.address2 });
   const [touched, setTouched] = useState(false);
-  const [savedAt, setSavedAt] = useState<number | null>(null);
-  useEffect(() => {
-    if (data) setForm({ nip: data.nip, name: data.name, address1: data.address1, address2: data.address2 });
-  }, [data]);
+  const [saved, setSaved] = useState(false);
   const save = useMutation(
     trpc.account.updateSeller.mutationOptions({
       onSuccess: () => {
-        setSavedAt(Date.now());
+        setSaved(true);
         void queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() });
       },
     }),
@@ -37,18 +49,16 @@ export function SellerForm() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    setSavedAt(null);
+    setSaved(false);
     if (!nipValid || !form.name.trim() || !form.address1.trim()) return;
     save.mutate(form);
   };
   const set = (f: keyof Form) => (e: { target: { value: string } }) => setForm((prev) => ({ ...prev, [f]: e.target.value }));
-  const configured = savedAt ? save.data?.configured : data?.configured;
+  const configured = saved ? save.data?.configured : initial.configured;
   return (
     <>
-      <h1>{s.title}</h1>
-      <p className="muted">{s.intro}</p>
       <p role="status" className={configured ? 'ok' : 'warn'} data-testid="seller-state">
-        {data || savedAt ? (configured ? s.configured : s.notConfigured) : '\u00a0'}
+        {configured ? s.configured : s.notConfigured}
       </p>
       <form className="card form" onSubmit={submit} noValidate aria-label={s.title}>
         <Field label={s.nip} name="nip" inputMode="numeric" autoComplete="off" value={form.nip} onChange={set('nip')} error={nipError ?? errorFor('nip')} ok={nipValid ? s.nipOk : null} required />
@@ -60,7 +70,7 @@ export function SellerForm() {
             {save.isPending ? t.common.saving : t.common.save}
           </button>
           <span role="status" className="ok">
-            {savedAt && !save.isPending ? t.common.saved : ''}
+            {saved && !save.isPending ? t.common.saved : ''}
           </span>
           {serverError && !serverError.param ? <span className="field-error">{serverError.message}</span> : null}
         </div>

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
 import type { Locale } from '../i18n/locale';
+import { writePreference } from './cookies';
 import { useI18n } from './i18n';
 
 const LINKS = [
@@ -17,16 +18,14 @@ const LINKS = [
   ['/dashboard/events', 'events'],
 ] as const;
 
-const YEAR = 365 * 24 * 3600;
-
 /** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */
 export function Shell({ email, mode, liveEnabled, children }: { email: string; mode: 'test' | 'live'; liveEnabled: boolean; children: ReactNode }) {
   const { t, locale } = useI18n();
   const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const setCookie = (name: string, value: string) => {
-    document.cookie = `${name}=${value}; path=/; max-age=${YEAR}; samesite=lax`;
+  const setCookie = (name: 'kr_mode' | 'kr_lang', value: string) => {
+    writePreference(name, value);
     queryClient.clear(); // every cached answer belongs to the previous mode or language
     router.refresh();
   };

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { signIn } from 'next-auth/react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { readError } from './error-text';
 import { Field } from './field';
 import { useI18n } from './i18n';
@@ -21,8 +21,8 @@ export function SignUpForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
-  const session = useRef<Promise<unknown>>(Promise.resolve());
-  const signUp = useMutation(trpc.auth.signUp.mutationOptions({ onSuccess: () => (session.current = signIn('credentials', { email, password, redirect: false })) }));
+  const [testKey, setTestKey] = useState<string | null>(null);
+  const signUp = useMutation(trpc.auth.signUp.mutationOptions());
   const failure = readError(signUp.error);
   const emailError = touched && !EMAIL.test(email) ? a.emailInvalid : failure?.param === 'email' ? a.emailTaken : null;
   const passwordError = touched && password.length < 10 ? a.passwordShort : null;
@@ -30,23 +30,30 @@ export function SignUpForm() {
     e.preventDefault();
     setTouched(true);
     if (!EMAIL.test(email) || password.length < 10) return;
-    signUp.mutate({ email, password });
+    signUp.mutate(
+      { email, password },
+      {
+        // the key appears once the session exists, so "continue" always lands signed in
+        onSuccess: async (created) => {
+          await signIn('credentials', { email, password, redirect: false });
+          setTestKey(created.testKey);
+        },
+      },
+    );
   };
-  if (signUp.data) {
+  if (testKey) {
     return (
       <section className="card auth-card" aria-labelledby="created-h">
         <p className="brand">{t.brand}</p>
         <h1 id="created-h">{a.createdTitle}</h1>
-        <SecretOnce title={a.testKeyIntro} value={signUp.data.testKey} />
+        <SecretOnce title={a.testKeyIntro} value={testKey} />
         <button
           type="button"
           className="primary"
-          onClick={() =>
-            void session.current.then(() => {
-              router.push('/dashboard');
-              router.refresh();
-            })
-          }
+          onClick={() => {
+            router.push('/dashboard');
+            router.refresh();
+          }}
         >
           {a.continue}
         </button>

@@ -15,6 +15,9 @@ export const en: Dictionary = {
     createdTitle: 'Account created', testKeyIntro: 'Your test API key:', continue: 'Go to the dashboard', emailTaken: 'An account with this e-mail already exists.', emailInvalid: 'Enter a valid e-mail address.', passwordShort: 'The password needs at least 10 characters.',
   },
   status: { pending: 'Pending', queued: 'Queued', sending: 'Sending', accepted: 'Accepted', rejected: 'Rejected', skipped: 'Skipped', waiting_for_plan_limit: 'Plan limit', error: 'Error' },
+  payment: { card: 'card', transfer: 'bank transfer', cash: 'cash', mobile: 'mobile payment' },
+  mail: { not_needed: 'not needed', pending: 'queued', sent: 'sent', failed: 'failed' },
+  plan: { Unlimited: 'Unlimited' },
   kind: { invoice: 'Invoice', correction: 'Correction (KOR)' },
   overview: {
     title: 'Overview', checklist: 'Getting started', plan: 'Plan', issuedThisMonth: 'Invoices this month', unlimited: 'unlimited', counts: 'Documents by status',

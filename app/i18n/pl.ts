@@ -13,6 +13,9 @@ export const pl = {
     createdTitle: 'Konto założone', testKeyIntro: 'Twój testowy klucz API:', continue: 'Przejdź do panelu', emailTaken: 'Konto z tym adresem e-mail już istnieje.', emailInvalid: 'Podaj poprawny adres e-mail.', passwordShort: 'Hasło musi mieć co najmniej 10 znaków.',
   },
   status: { pending: 'Oczekuje', queued: 'W kolejce', sending: 'Wysyłanie', accepted: 'Zaakceptowana', rejected: 'Odrzucona', skipped: 'Pominięta', waiting_for_plan_limit: 'Limit planu', error: 'Błąd' },
+  payment: { card: 'karta płatnicza', transfer: 'przelew', cash: 'gotówka', mobile: 'płatność mobilna' },
+  mail: { not_needed: 'nie dotyczy', pending: 'w kolejce', sent: 'wysłany', failed: 'nieudany' },
+  plan: { Unlimited: 'bez limitu' } as Record<string, string>,
   kind: { invoice: 'Faktura', correction: 'Korekta' },
   overview: {
     title: 'Przegląd', checklist: 'Pierwsze kroki', plan: 'Plan', issuedThisMonth: 'Faktury w tym miesiącu', unlimited: 'bez limitu', counts: 'Dokumenty według statusu',

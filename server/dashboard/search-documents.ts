@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
 import { inScope, type Scope } from '../db/scope';
@@ -30,7 +30,8 @@ export async function searchDocuments(db: DbOrTx, scope: Scope, input: SearchDoc
           ilike(documents.orderExternalId, q),
           ilike(documents.number, q),
           ilike(documents.ksefNumber, q),
-          /^\d{3,10}$/.test(nip) ? ilike(documents.buyerNip, `%${nip}%`) : undefined,
+          // buyer_nip is filled when the document is prepared; before that only the stored order has it
+          /^\d{3,10}$/.test(nip) ? ilike(sql`coalesce(${documents.buyerNip}, ${documents.input}->'buyer'->>'nip')`, `%${nip}%`) : undefined,
         )
       : undefined,
   );
