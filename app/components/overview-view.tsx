@@ -43,11 +43,18 @@ export function OverviewView() {
             <dt>{o.queueDepth}</dt>
             <dd data-testid="queue-depth">{data ? `${data.sending.queue.total} (${t.status.pending} ${data.sending.queue.pending}, ${t.status.queued} ${data.sending.queue.queued}, ${t.status.sending} ${data.sending.queue.sending})` : '\u00a0'}</dd>
             <dt>{o.sendingMode}</dt>
-            <dd>{o.interactive}</dd>
+            <dd data-testid="sending-method">{data ? (data.sending.method === 'batch' ? o.batch : o.interactive) : '\u00a0'}</dd>
             <dt>{o.requests}</dt>
-            <dd className="muted">{o.notMeasured}</dd>
+            <dd>
+              {data && data.sending.windows.length === 0 ? <span className="muted">{o.noRequests}</span> : null}
+              {data?.sending.windows.map((w) => (
+                <div key={w.group}>
+                  <code>{w.group}</code>: {limitText(w.used.second, w.perSecond)}/s · {limitText(w.used.minute, w.perMinute)}/min · {limitText(w.used.hour, w.perHour)}/h
+                </div>
+              ))}
+            </dd>
             <dt>{o.retryAfter}</dt>
-            <dd className="muted">{o.notMeasured}</dd>
+            <dd>{data ? (data.sending.blockedUntil ? new Date(data.sending.blockedUntil).toLocaleTimeString(t.lang) : o.none) : '\u00a0'}</dd>
           </dl>
         </section>
         <section className="card" aria-labelledby="plan-h">
@@ -78,3 +85,6 @@ export function OverviewView() {
     </>
   );
 }
+
+/** "12 of 30" for a window with a limit, just the count where KSeF sets none. */
+const limitText = (used: number, limit: number | null) => (limit === null ? String(used) : `${used}/${limit}`);

@@ -23,7 +23,7 @@ export const en: Dictionary = {
     title: 'Overview', checklist: 'Getting started', plan: 'Plan', issuedThisMonth: 'Invoices this month', unlimited: 'unlimited', counts: 'Documents by status',
     chart: 'Documents per day (last 30 days)', chartDesc: 'Bar chart of the documents created each day, by status.',
     sending: 'Sending to KSeF', queueDepth: 'Waiting to be sent', environment: 'KSeF environment', connection: 'Connection', connected: 'connected', notConnected: 'not connected',
-    requests: 'Requests against KSeF limits', retryAfter: 'Retry-After block', sendingMode: 'Sending method', notMeasured: 'no data (counter not available yet)', interactive: 'interactive (online session)',
+    requests: 'Requests against KSeF limits', retryAfter: 'Retry-After block', sendingMode: 'Sending method', batch: 'batch (batch session)', noRequests: 'no requests this hour', none: 'none', interactive: 'interactive (online session)',
     steps: { seller: 'Enter the seller data', ksef: 'Connect to KSeF', api_key: 'Call the API with your key', first_invoice: 'Issue the first invoice', webhook: 'Add a webhook endpoint' },
     done: 'done', todo: 'to do',
   },

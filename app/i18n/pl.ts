@@ -21,7 +21,7 @@ export const pl = {
     title: 'Przegląd', checklist: 'Pierwsze kroki', plan: 'Plan', issuedThisMonth: 'Faktury w tym miesiącu', unlimited: 'bez limitu', counts: 'Dokumenty według statusu',
     chart: 'Dokumenty dziennie (ostatnie 30 dni)', chartDesc: 'Wykres słupkowy liczby dokumentów utworzonych każdego dnia, według statusu.',
     sending: 'Wysyłka do KSeF', queueDepth: 'W kolejce do wysłania', environment: 'Środowisko KSeF', connection: 'Połączenie', connected: 'połączono', notConnected: 'brak połączenia',
-    requests: 'Zapytania do KSeF względem limitów', retryAfter: 'Blokada Retry-After', sendingMode: 'Sposób wysyłki', notMeasured: 'brak danych (licznik jeszcze niedostępny)', interactive: 'interaktywna (sesja online)',
+    requests: 'Zapytania do KSeF względem limitów', retryAfter: 'Blokada Retry-After', sendingMode: 'Sposób wysyłki', batch: 'wsadowa (sesja wsadowa)', noRequests: 'w tej godzinie brak zapytań', none: 'brak', interactive: 'interaktywna (sesja online)',
     steps: { seller: 'Uzupełnij dane sprzedawcy', ksef: 'Połącz z KSeF', api_key: 'Wywołaj API swoim kluczem', first_invoice: 'Wystaw pierwszą fakturę', webhook: 'Dodaj webhook' },
     done: 'gotowe', todo: 'do zrobienia',
   },

@@ -5,6 +5,7 @@ import { listDocumentsPerDay } from '../../dashboard/documents-per-day';
 import { getQueueDepth } from '../../dashboard/queue-depth';
 import { getSetupChecklist } from '../../dashboard/setup-checklist';
 import { isValidNip, normalizeNip } from '../../orders/nip';
+import { getSendingStatus } from '../../submission/sending-status';
 import { authedProcedure, router, scopedProcedure } from '../init';
 
 export const ZSellerForm = z.object({
@@ -25,12 +26,13 @@ export const accountRouter = router({
     mode: ctx.mode,
   })),
   overview: scopedProcedure.query(async ({ ctx }) => {
-    const [overview, checklist, counts, perDay, queue] = await Promise.all([
+    const [overview, checklist, counts, perDay, queue, status] = await Promise.all([
       getAccountOverview(ctx.db, ctx.scope),
       getSetupChecklist(ctx.db, ctx.scope),
       countByStatus(ctx.db, ctx.scope),
       listDocumentsPerDay(ctx.db, ctx.scope, 30),
       getQueueDepth(ctx.db, ctx.scope),
+      getSendingStatus(ctx.db, ctx.scope),
     ]);
     return {
       plan: { name: overview.mode.planName, monthlyLimit: ctx.scope.mode === 'test' ? null : overview.mode.monthlyLimit, issuedThisMonth: overview.issuedThisMonth },
@@ -42,6 +44,10 @@ export const accountRouter = router({
         environment: overview.mode.ksefEnvironment,
         connected: overview.mode.ksefConnected,
         checkError: overview.mode.ksefCheckError,
+        method: status.mode,
+        // only the groups the seller has used this hour, with the limits they count against
+        windows: status.windows.filter((w) => w.used.hour > 0),
+        blockedUntil: status.blockedUntil?.toISOString() ?? null,
       },
     };
   }),
