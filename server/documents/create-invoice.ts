@@ -1,44 +1,38 @@
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { accountModes, documents, documentTransitions } from '../db/schema';
+import type { Scope } from '../db/scope';
 import { newId } from '../ids';
-import { enqueue } from '../jobs/enqueue';
 import type { NormalizedOrder } from '../orders/types';
 import type { DocumentRow } from './document-row';
+import { documentFromSql } from './document-from-sql';
 
 /**
- * Intake of a paid order: one invoice per (account, mode, order external_id), guaranteed by a unique index so
- * that concurrent identical requests never make two. The pending document and its document_prepare job commit
- * together (invariant 2).
+ * Intake in one prepared statement (no BEGIN/COMMIT round trips, no planning per request): the pending invoice,
+ * its first timeline row and its document_prepare job commit together (invariant 2), or, when the order's
+ * external_id is known, nothing is written and the existing invoice comes back. The unique index on
+ * (account, mode, order external_id) makes concurrent identical requests produce one document.
  */
+const INTAKE = `
+with mode as (
+  select ksef_environment from account_modes where account_id = $1 and mode = $2::mode
+), ins as (
+  insert into documents (id, account_id, mode, kind, order_external_id, ksef_environment, buyer_email, input)
+  select $3, $1, $2::mode, 'invoice', $4, ksef_environment, $5, $6::jsonb from mode
+  on conflict do nothing
+  returning *
+), timeline as (
+  insert into document_transitions (document_id, from_status, to_status) select id, null, 'pending' from ins
+), job as (
+  select graphile_worker.add_job('document_prepare', json_build_object('documentId', id), job_key := 'prepare:' || id) from ins
+)
+select ins.*, true as created, (select count(*) from job) as jobs from ins
+union all
+select d.*, false, 0 from documents d
+where d.account_id = $1 and d.mode = $2::mode and d.kind = 'invoice' and d.order_external_id = $4 and not exists (select 1 from ins)`;
+
 export async function createInvoiceDocument(db: Db, scope: Scope, order: NormalizedOrder): Promise<{ document: DocumentRow; created: boolean }> {
-  return db.transaction(async (tx) => {
-    const [mode] = await tx.select({ env: accountModes.ksefEnvironment }).from(accountModes).where(inScope(accountModes, scope));
-    const [inserted] = await tx
-      .insert(documents)
-      .values({
-        id: newId('inv'),
-        accountId: scope.accountId,
-        mode: scope.mode,
-        kind: 'invoice',
-        orderExternalId: order.externalId,
-        ksefEnvironment: mode?.env ?? (scope.mode === 'live' ? 'prod' : 'test'),
-        buyerEmail: order.buyer.email,
-        input: order,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted) {
-      await tx.insert(documentTransitions).values({ documentId: inserted.id, fromStatus: null, toStatus: 'pending' });
-      await enqueue(tx, 'document_prepare', { documentId: inserted.id }, { jobKey: `prepare:${inserted.id}` });
-      return { document: inserted, created: true };
-    }
-    const [existing] = await tx
-      .select()
-      .from(documents)
-      .where(and(inScope(documents, scope), eq(documents.kind, 'invoice'), eq(documents.orderExternalId, order.externalId)));
-    if (!existing) throw new Error(`invoice for order ${order.externalId} neither inserted nor found`);
-    return { document: existing, created: false };
-  });
+  const rows = await db.$client.unsafe(INTAKE, [scope.accountId, scope.mode, newId('inv'), order.externalId, order.buyer.email, JSON.stringify(order)], { prepare: true });
+  const row = rows[0];
+  // another transaction inserted the same order between our insert attempt and our read: read it now
+  if (!row) return createInvoiceDocument(db, scope, order);
+  return { document: documentFromSql(row), created: row.created === true };
 }
