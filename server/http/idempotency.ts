@@ -13,6 +13,17 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 const ABANDONED_AFTER_SECONDS = 60;
 const WAIT_STEP_MS = 50;
 
+// Prepared statements: every idempotent request runs two of them, so they are planned once per connection.
+const CLAIM = `
+  insert into idempotency_keys (account_id, mode, key, request_hash) values ($1, $2::mode, $3, $4)
+  on conflict (account_id, mode, key) do update
+    set request_hash = excluded.request_hash, created_at = now()
+    where idempotency_keys.response_status is null and idempotency_keys.created_at < now() - make_interval(secs => $5::int)
+       or idempotency_keys.created_at < now() - interval '24 hours'
+  returning true as claimed`;
+const READ = `select request_hash, response_status, response_body from idempotency_keys where account_id = $1 and mode = $2::mode and key = $3`;
+const STORE = `update idempotency_keys set response_status = $4, response_body = $5 where account_id = $1 and mode = $2::mode and key = $3`;
+
 export function checkIdempotencyKey(key: string): void {
   if (!KEY_SHAPE.test(key)) throw new AppError('idempotency_key_invalid', 'Idempotency-Key');
 }
@@ -33,20 +44,14 @@ export async function withIdempotency(
 ): Promise<StoredResponse> {
   const requestHash = createHash('sha256').update(fingerprint).digest('hex');
   for (;;) {
-    const claimed = await db.execute<{ claimed: boolean }>(sql`
-      insert into idempotency_keys (account_id, mode, key, request_hash)
-      values (${scope.accountId}, ${scope.mode}, ${key}, ${requestHash})
-      on conflict (account_id, mode, key) do update
-        set request_hash = excluded.request_hash, created_at = now()
-        where idempotency_keys.response_status is null
-          and idempotency_keys.created_at < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS})
-          or idempotency_keys.created_at < now() - interval '24 hours'
-      returning true as claimed`);
+    const claimed = await db.$client.unsafe(CLAIM, [scope.accountId, scope.mode, key, requestHash, ABANDONED_AFTER_SECONDS], { prepare: true });
     if (claimed.length > 0) return runAndStore(db, scope, key, run);
 
-    const [row] = await db.execute<{ request_hash: string; response_status: number | null; response_body: string | null }>(sql`
-      select request_hash, response_status, response_body from idempotency_keys
-      where account_id = ${scope.accountId} and mode = ${scope.mode} and key = ${key}`);
+    const [row] = (await db.$client.unsafe(READ, [scope.accountId, scope.mode, key], { prepare: true })) as unknown as {
+      request_hash: string;
+      response_status: number | null;
+      response_body: string | null;
+    }[];
     if (!row) continue; // released by a failed first request between our two statements
     if (row.request_hash !== requestHash) throw new AppError('idempotency_key_reused', 'Idempotency-Key');
     if (row.response_status !== null && row.response_body !== null) {
@@ -75,8 +80,7 @@ async function runAndStore(db: Db, scope: Scope, key: string, run: () => Promise
     await release();
     return out;
   }
-  await db.execute(sql`update idempotency_keys set response_status = ${out.status}, response_body = ${sealJson(out.body)}
-    where account_id = ${scope.accountId} and mode = ${scope.mode} and key = ${key}`);
+  await db.$client.unsafe(STORE, [scope.accountId, scope.mode, key, out.status, sealJson(out.body)], { prepare: true });
   return out;
 }
 
