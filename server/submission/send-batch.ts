@@ -91,8 +91,9 @@ const fileNameOf = (doc: Pick<DocumentRow, 'id'>) => `${doc.id}.xml`;
  * Sends up to `max` queued documents of the scope in one batch session (README §8). The batch and its documents
  * are recorded before the session opens, the reference and the documents' move to sending before any upload,
  * and the close with the status job, so that after a crash reconcileBatches knows what KSeF may hold.
+ * `triggerId` is the document whose send job runs this.
  */
-export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient, token: string, seller: Seller, max: number): Promise<BatchOutcome> {
+export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient, token: string, seller: Seller, max: number, triggerId: string): Promise<BatchOutcome> {
   const picked = await ensureXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller);
   if (picked.length === 0) return { kind: 'nothing' };
   const batchId = newId('kss');
@@ -118,6 +119,10 @@ export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient
     for (const doc of locked) {
       if (doc.status === 'queued') await transition(tx, doc, 'sending', { ksefSessionRef: opened.referenceNumber, lastError: null });
     }
+    // Their own send jobs would only find them held by the batch, one at a time in the seller's serial queue. The
+    // running job is kept: it is what runs again (and reconciles) if this process dies before the close.
+    const others = ids.filter((id) => id !== triggerId);
+    if (others.length) await tx.execute(sql`select graphile_worker.remove_job('send:' || id) from unnest(${`{${others.join(',')}}`}::text[]) as id`);
   });
 
   let stage: 'upload' | 'close' = 'upload';

@@ -67,7 +67,7 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
     const status = await getSendingStatus(db, scope);
     logSendingStatus(scope, status, { documentId });
     if (status.mode === 'batch' && current.status === 'queued' && !current.ksefSessionRef) {
-      const outcome = await sendQueuedInBatch(db, scope, client, token, seller, BATCH_MAX);
+      const outcome = await sendQueuedInBatch(db, scope, client, token, seller, BATCH_MAX, current.id);
       console.log(JSON.stringify({ msg: 'ksef_batch', accountId: scope.accountId, mode: scope.mode, outcome: outcome.kind, ...('documentIds' in outcome && { documents: outcome.documentIds.length }), ...('message' in outcome && { error: outcome.message }) }));
       if (outcome.kind === 'not_opened') {
         if (outcome.throttled) return postponeDocument(db, current, outcome.retryAfterSeconds ?? 1);
