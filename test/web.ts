@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { ROOT } from '../server/config';
 
-export type RunningProcess = { url: string; port: number; stop: () => Promise<void>; output: () => string };
+export type RunningProcess = { url: string; port: number; pid: number; stop: () => Promise<void>; output: () => string };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,8 +29,14 @@ export async function startWeb(env: Record<string, string>): Promise<RunningProc
     detached: true,
   });
   const output = collect(proc);
-  await waitFor(async () => (await fetch(`${url}/docs/errors`).catch(() => null))?.ok === true, 30_000, () => output());
-  return { url, port, stop: () => stopGroup(proc), output };
+  const stop = () => stopGroup(proc);
+  try {
+    await waitFor(async () => (await fetch(`${url}/docs/errors`).catch(() => null))?.ok === true, 30_000, () => output());
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, port, pid: proc.pid!, stop, output };
 }
 
 export function collect(proc: ChildProcess): () => string {

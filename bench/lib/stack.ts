@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { createAccount } from '../../server/accounts/create-account';
@@ -9,8 +8,7 @@ import { startEmbeddedPostgres } from '../../server/db/embedded';
 import { migrateDatabase } from '../../server/db/migrate';
 import { randomToken } from '../../server/ids';
 import { withDatabase } from '../../test/global-setup';
-import { spawn } from 'node:child_process';
-import { collect, freePort, stopGroup, waitFor } from '../../test/web';
+import { startWeb } from '../../test/web';
 import { cpuSpentMs, listBackendPids, takeCpuSnapshot, type CpuMeter } from './cpu';
 
 export type BenchStack = {
@@ -59,7 +57,7 @@ export async function startBenchStack(options: { accounts: number }): Promise<Be
     cleanups.push(() => db.$client.end());
     const keys = await createKeys(db, options.accounts);
     // Sealing (idempotent answers, credentials) needs a secret; a run of its own gets a fresh one.
-    const web = await startNext({ DATABASE_URL: url, BENCH_BARE_ROUTE: '1', APP_SECRET: process.env.APP_SECRET ?? randomToken(256) });
+    const web = await startWeb({ DATABASE_URL: url, BENCH_BARE_ROUTE: '1', APP_SECRET: process.env.APP_SECRET ?? randomToken(256) });
     cleanups.push(web.stop);
     const snapshot = async () => ({ web: takeCpuSnapshot([web.pid]), postgres: takeCpuSnapshot(await listBackendPids(db, name)) });
     const startCpuMeter: CpuMeter = async () => {
@@ -92,23 +90,3 @@ async function createKeys(db: Db, count: number): Promise<string[]> {
   return keys;
 }
 
-async function startNext(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('no Next.js build: run `npm run build` first');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', PUBLIC_BASE_URL: url, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const output = collect(proc);
-  const stop = () => stopGroup(proc);
-  try {
-    await waitFor(async () => (await fetch(`${url}/bench/bare`).catch(() => null))?.ok === true, 30_000, output);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { url, pid: proc.pid!, stop };
-}
