@@ -101,6 +101,10 @@ async function shutdown(code: number) {
         }),
     ),
   );
+  // a group outlives its leader while grandchildren (next start's next-server) finish: wait, then make sure
+  const groups = children.map((c) => c.proc.pid).filter((pid): pid is number => !!pid);
+  for (let i = 0; i < 80 && groups.some(groupAlive); i++) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of groups.filter(groupAlive)) process.kill(-pid, 'SIGKILL');
   await stopDatabase();
   rmSync(PIDS_FILE, { force: true });
   log('stopped');
