@@ -9,7 +9,7 @@ import type { Db } from '../server/db/client';
 import { documents, type DocumentStatus } from '../server/db/schema';
 import { saveKsefCredential } from '../server/submission/credentials';
 import { createDb } from '../server/db/client';
-import { createTaskList } from '../worker/task-list';
+import { createTaskList, selectTasks } from '../worker/task-list';
 import { waitFor } from './web';
 
 /**
@@ -38,15 +38,18 @@ export function useKsefEmulator(options: { limits?: 'off' | 'test' | 'prod' } = 
   };
 }
 
-/** A real graphile-worker runner with the product's task list against the test database. */
-export function useWorker(url: () => string) {
+/**
+ * A real graphile-worker runner with the product's task list against the test database; `tasks` narrows it as
+ * WORKER_TASKS does (`document_prepare,plan_release` or `-pdf_render,-mail_send`).
+ */
+export function useWorker(url: () => string, options: { tasks?: string } = {}) {
   let runner: Runner | undefined;
   let db: Db | undefined;
   beforeAll(async () => {
     db = createDb(url());
     runner = await run({
       connectionString: url(),
-      taskList: createTaskList(db),
+      taskList: selectTasks(createTaskList(db), options.tasks),
       concurrency: 4,
       pollInterval: 100,
       noHandleSignals: true,

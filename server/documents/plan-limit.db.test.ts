@@ -1,14 +1,12 @@
-import { EventEmitter } from 'node:events';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { Logger, run, type Runner } from 'graphile-worker';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { useTestDatabase } from '../../test/db';
 import { createTestAccount } from '../../test/factories';
 import { paidOrder } from '../../test/orders';
+import { useWorker } from '../../test/pipeline';
 import { waitFor } from '../../test/web';
-import { CRONTAB, createTaskList } from '../../worker/task-list';
+import { CRONTAB } from '../../worker/task-list';
 import { countIssuedThisMonth, setMonthlyLimit } from '../accounts/account-settings';
-import { createDb, type Db } from '../db/client';
 import { inScope, type Scope } from '../db/scope';
 import { documents } from '../db/schema';
 import { parseOrderInput } from '../orders/order-schema';
@@ -20,27 +18,7 @@ import { releasePlanLimited } from './prepare-document';
  * documents would otherwise go to the production KSeF.
  */
 const t = useTestDatabase();
-let runner: Runner | undefined;
-let workerDb: Db | undefined;
-beforeAll(async () => {
-  workerDb = createDb(t.url());
-  const all = createTaskList(workerDb);
-  runner = await run({
-    connectionString: t.url(),
-    taskList: { document_prepare: all.document_prepare!, plan_release: all.plan_release! },
-    concurrency: 4,
-    pollInterval: 100,
-    noHandleSignals: true,
-    logger: new Logger(() => (level, message) => {
-      if (level === 'error') console.error(message);
-    }),
-    events: new EventEmitter(),
-  });
-});
-afterAll(async () => {
-  await runner?.stop();
-  await workerDb?.$client.end();
-});
+useWorker(t.url, { tasks: 'document_prepare,plan_release' });
 
 const create = async (scope: Scope) => (await createInvoiceDocument(t.db(), scope, parseOrderInput(paidOrder()))).document.id;
 

@@ -1,14 +1,10 @@
-import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
-import { Logger, run, type Runner } from 'graphile-worker';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { randomNip } from '../../emulators/ksef/testing';
 import { useTestDatabase } from '../../test/db';
 import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { useKsefEmulator } from '../../test/pipeline';
+import { useKsefEmulator, useWorker } from '../../test/pipeline';
 import { waitFor } from '../../test/web';
-import { createTaskList } from '../../worker/task-list';
-import { createDb, type Db } from '../db/client';
 import { createBurst, findLimitBreaches } from './burst-fixtures';
 import { getSendingStatus } from './sending-status';
 
@@ -20,27 +16,7 @@ import { getSendingStatus } from './sending-status';
  */
 const t = useTestDatabase();
 const ksef = useKsefEmulator({ limits: 'prod' });
-let runner: Runner | undefined;
-let workerDb: Db | undefined;
-beforeAll(async () => {
-  workerDb = createDb(t.url());
-  const { pdf_render: _pdf, mail_send: _mail, webhook_deliver: _hooks, ...tasks } = createTaskList(workerDb);
-  runner = await run({
-    connectionString: t.url(),
-    taskList: tasks,
-    concurrency: 4,
-    pollInterval: 100,
-    noHandleSignals: true,
-    logger: new Logger(() => (level, message) => {
-      if (level === 'error') console.error(message);
-    }),
-    events: new EventEmitter(),
-  });
-});
-afterAll(async () => {
-  await runner?.stop();
-  await workerDb?.$client.end();
-});
+useWorker(t.url, { tasks: '-pdf_render,-mail_send,-webhook_deliver' });
 
 async function connectedSeller() {
   const nip = randomNip();
