@@ -25,10 +25,15 @@ export function buildBatchPackage(invoices: BatchInvoice[], partBytes = MAX_PART
   return { zip, key, parts, invoiceHashes };
 }
 
-/** Opens a batch session, uploads every part to its pre-signed URL (no access token there) and closes it. */
-export async function sendBatch(client: KsefClient, accessToken: string, invoices: BatchInvoice[], opts: { partBytes?: number } = {}): Promise<OpenedBatch> {
-  const pkg = buildBatchPackage(invoices, opts.partBytes);
-  const opened = await client.http.json<{ referenceNumber: string; partUploadRequests: { ordinalNumber: number; method: string; url: string; headers: Record<string, string> }[] }>({
+export type BatchPackage = ReturnType<typeof buildBatchPackage>;
+export type PartUpload = { ordinalNumber: number; method: string; url: string; headers: Record<string, string> };
+
+/**
+ * The three steps of README §8 as separate calls, so the pipeline can record the session reference before any
+ * part is uploaded (a crash mid-upload is then reconciled from KSeF's session status).
+ */
+export async function openBatchSession(client: KsefClient, accessToken: string, pkg: BatchPackage): Promise<{ referenceNumber: string; partUploadRequests: PartUpload[] }> {
+  return client.http.json({
     method: 'POST',
     path: '/sessions/batch',
     bearer: accessToken,
@@ -42,11 +47,30 @@ export async function sendBatch(client: KsefClient, accessToken: string, invoice
       encryption: await sessionEncryption(client, pkg.key),
     },
   });
-  for (const req of opened.partUploadRequests) {
-    const part = pkg.parts[req.ordinalNumber - 1];
-    if (!part) throw new Error(`KSeF asked for part ${req.ordinalNumber}, the package has ${pkg.parts.length}`);
-    await client.http.send({ method: req.method as 'PUT', path: req.url, headers: req.headers, body: part, contentType: 'application/octet-stream' });
-  }
-  await client.http.send({ method: 'POST', path: `/sessions/batch/${opened.referenceNumber}/close`, bearer: accessToken });
+}
+
+/** Parts go to their pre-signed URLs in parallel, without the access token; uploads are not rate-limited. */
+export async function uploadBatchParts(client: KsefClient, pkg: BatchPackage, requests: PartUpload[], concurrency = 4): Promise<void> {
+  const queue = [...requests];
+  const worker = async () => {
+    for (let req = queue.shift(); req; req = queue.shift()) {
+      const part = pkg.parts[req.ordinalNumber - 1];
+      if (!part) throw new Error(`KSeF asked for part ${req.ordinalNumber}, the package has ${pkg.parts.length}`);
+      await client.http.send({ method: req.method as 'PUT', path: req.url, headers: req.headers, body: part, contentType: 'application/octet-stream' });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
+}
+
+export async function closeBatchSession(client: KsefClient, accessToken: string, referenceNumber: string): Promise<void> {
+  await client.http.send({ method: 'POST', path: `/sessions/batch/${referenceNumber}/close`, bearer: accessToken });
+}
+
+/** Opens a batch session, uploads every part to its pre-signed URL (no access token there) and closes it. */
+export async function sendBatch(client: KsefClient, accessToken: string, invoices: BatchInvoice[], opts: { partBytes?: number } = {}): Promise<OpenedBatch> {
+  const pkg = buildBatchPackage(invoices, opts.partBytes);
+  const opened = await openBatchSession(client, accessToken, pkg);
+  await uploadBatchParts(client, pkg, opened.partUploadRequests);
+  await closeBatchSession(client, accessToken, opened.referenceNumber);
   return { referenceNumber: opened.referenceNumber, invoiceHashes: pkg.invoiceHashes };
 }

@@ -5,7 +5,7 @@ import { ksefBatches } from '../db/schema';
 import type { KsefClient } from '../ksef/client';
 import { KsefApiError } from '../ksef/http';
 import { getSessionStatus } from '../ksef/online-session';
-import { closeBatchSession } from './batch-calls';
+import { closeBatchSession } from '../ksef/batch-session';
 import { abandonBatch, markBatchClosed, type BatchRow } from './batch-state';
 
 const OPEN = 100;

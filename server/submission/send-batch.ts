@@ -14,7 +14,7 @@ import type { KsefClient } from '../ksef/client';
 import { sha256Base64 } from '../ksef/crypto';
 import { KsefApiError, KsefUnavailableError } from '../ksef/http';
 import { validateXml } from '../ksef/xsd';
-import { closeBatchSession, openBatchSession, uploadBatchParts } from './batch-calls';
+import { closeBatchSession, openBatchSession, uploadBatchParts } from '../ksef/batch-session';
 import { abandonBatch, markBatchClosed } from './batch-state';
 import { finishDocument } from './document-outcomes';
 
