@@ -1,16 +1,18 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { Logger, run, type Runner } from 'graphile-worker';
 import { afterAll, beforeAll } from 'vitest';
 import { startKsefEmulator } from '../emulators/ksef/server';
 import { createEmulatorControl, type EmulatorControl } from '../emulators/ksef/control-client';
-import { resetConfig } from '../server/config';
+import { resetConfig, ROOT } from '../server/config';
 import type { Db } from '../server/db/client';
 import { documents, type DocumentStatus } from '../server/db/schema';
 import { saveKsefCredential } from '../server/submission/credentials';
 import { createDb } from '../server/db/client';
 import { createTaskList, selectTasks } from '../worker/task-list';
-import { waitFor } from './web';
+import { collect, stopGroup, waitFor } from './web';
 
 /**
  * The KSeF emulator over HTTP (processing delay 0) with the service's test-mode base URL pointed at it, for a
@@ -85,4 +87,37 @@ export async function timeline(db: Db, id: string): Promise<string[]> {
     sql`select to_status, error->>'code' as code from document_transitions where document_id = ${id} order by id`,
   );
   return rows.map((r) => (r.code ? `${r.to_status}:${r.code}` : r.to_status));
+}
+
+/**
+ * Real worker processes (worker/main.ts) for crash tests, with liveness and back-off scaled down so a test takes
+ * seconds; every process started is SIGKILLed after the file. `outputs()` keeps the output of all of them.
+ */
+export function useWorkerProcesses(url: () => string, ksefUrl: () => string, env: Record<string, string> = {}) {
+  const started: { proc: ChildProcess; output: () => string }[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((w) => stopGroup(w.proc, 'SIGKILL')));
+  });
+  return {
+    start: () => {
+      const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'worker/main.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: url(),
+          KSEF_TEST_BASE_URL: ksefUrl(),
+          WORKER_HEARTBEAT_MS: '250',
+          WORKER_DEAD_AFTER_SECONDS: '2',
+          KSEF_RETRY_SCALE: '0.02',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      const worker = { proc, output: collect(proc) };
+      started.push(worker);
+      return worker;
+    },
+    outputs: () => started.map((w) => w.output()),
+  };
 }

@@ -1,13 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { randomNip } from '../../emulators/ksef/testing';
 import { useTestDatabase } from '../../test/db';
 import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { useKsefEmulator } from '../../test/pipeline';
-import { collect, stopGroup, waitFor } from '../../test/web';
-import { ROOT } from '../config';
+import { useKsefEmulator, useWorkerProcesses } from '../../test/pipeline';
+import { stopGroup, waitFor } from '../../test/web';
 import { createBurst, findLimitBreaches } from './burst-fixtures';
 
 /**
@@ -17,34 +14,8 @@ import { createBurst, findLimitBreaches } from './burst-fixtures';
  */
 const t = useTestDatabase();
 const ksef = useKsefEmulator({ limits: 'prod' });
-const workers: ChildProcess[] = [];
-const outputs: (() => string)[] = [];
-afterAll(async () => {
-  await Promise.all(workers.map((w) => stopGroup(w, 'SIGKILL')));
-});
-
-function startWorker() {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'worker/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: t.url(),
-      KSEF_TEST_BASE_URL: ksef.url(),
-      WORKER_HEARTBEAT_MS: '250',
-      WORKER_DEAD_AFTER_SECONDS: '2',
-      WORKER_CONCURRENCY: '4',
-      WORKER_TASKS: '-pdf_render,-mail_send,-webhook_deliver',
-      KSEF_RETRY_SCALE: '0.02',
-      KSEF_TIMEOUT_MS: '10000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  workers.push(proc);
-  const output = collect(proc);
-  outputs.push(output);
-  return { proc, output };
-}
+const workers = useWorkerProcesses(t.url, ksef.url, { WORKER_CONCURRENCY: '4', WORKER_TASKS: '-pdf_render,-mail_send,-webhook_deliver', KSEF_TIMEOUT_MS: '10000' });
+const startWorker = workers.start;
 
 const batchesIn = async (status: string) =>
   (await t.db().execute<{ n: number }>(sql`select count(*)::int as n from ksef_batches where status = ${status}`))[0]!.n;
@@ -87,5 +58,5 @@ test('SIGKILL mid-upload and mid-processing of batches: 2,000 accepted exactly o
   expect(await findLimitBreaches(t.db())).toEqual([]);
   // the upload that was killed: KSeF's session stayed open (100), so it was abandoned and its documents resent
   expect(await batchesIn('abandoned')).toBeGreaterThanOrEqual(1);
-  expect(outputs.some((o) => o().includes('released jobs of dead workers'))).toBe(true);
+  expect(workers.outputs().some((o) => o.includes('released jobs of dead workers'))).toBe(true);
 }, 400_000);

@@ -1,47 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { randomNip } from '../../emulators/ksef/testing';
 import { useTestDatabase } from '../../test/db';
 import { createTestAccount, VALID_SELLER } from '../../test/factories';
 import { paidOrder } from '../../test/orders';
-import { useKsefEmulator } from '../../test/pipeline';
-import { collect, stopGroup, waitFor } from '../../test/web';
-import { ROOT } from '../config';
+import { useKsefEmulator, useWorkerProcesses } from '../../test/pipeline';
+import { stopGroup, waitFor } from '../../test/web';
 import { createInvoiceDocument } from '../documents/create-invoice';
 import { parseOrderInput } from '../orders/order-schema';
 
 const t = useTestDatabase();
 const ksef = useKsefEmulator();
-const workers: ChildProcess[] = [];
-const outputs: (() => string)[] = [];
-afterAll(async () => {
-  await Promise.all(workers.map((w) => stopGroup(w, 'SIGKILL')));
-});
-
-/** The real worker process (worker/main.ts), with liveness and backoff scaled down so the test takes seconds. */
-function startWorker(): { proc: ChildProcess; output: () => string } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'worker/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: t.url(),
-      KSEF_TEST_BASE_URL: ksef.url(),
-      WORKER_HEARTBEAT_MS: '250',
-      WORKER_DEAD_AFTER_SECONDS: '2',
-      WORKER_CONCURRENCY: '8',
-      KSEF_RETRY_SCALE: '0.02',
-      KSEF_TIMEOUT_MS: '1500',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  workers.push(proc);
-  const output = collect(proc);
-  outputs.push(output);
-  return { proc, output };
-}
+const workers = useWorkerProcesses(t.url, ksef.url, { WORKER_CONCURRENCY: '8', KSEF_TIMEOUT_MS: '1500' });
+const startWorker = workers.start;
 
 /** Deterministic "random" pauses, so a failure can be replayed. */
 function pauses(seed: number, n: number): number[] {
@@ -114,7 +85,7 @@ test('SIGKILL of the worker at random moments while 300 documents flow: all acce
   );
   await expectExactlyOnce(docs);
   // the kills did hit work in flight: a survivor had to release a dead worker's locked jobs
-  expect(outputs.some((o) => o().includes('released jobs of dead workers'))).toBe(true);
+  expect(workers.outputs().some((o) => o.includes('released jobs of dead workers'))).toBe(true);
 }, 200_000);
 
 test('20 % faults on every KSeF endpoint: all accepted, no duplicates', async () => {
