@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { countIssuedThisMonth } from '../accounts/account-settings';
 import type { Db, Tx } from '../db/client';
 import { inScope, type Scope } from '../db/scope';
-import { accountModes, documents } from '../db/schema';
+import { accountModes, documents, type DocumentStatus, type StoredError } from '../db/schema';
 import { enqueue } from '../jobs/enqueue';
 import { getRateForPayment } from '../nbp/rates';
 import { NbpRateNotFoundError } from '../nbp/client';
@@ -144,18 +144,16 @@ async function load(db: Db | Tx, id: string): Promise<DocumentRow | undefined> {
   return doc;
 }
 
-async function skip(db: Db, doc: DocumentRow, code: 'seller_not_configured' | 'original_not_invoiced' | 'original_rejected'): Promise<Preparation> {
-  await withLockedDocument(db, doc.id, ['pending', 'waiting_for_plan_limit'], async (tx, locked) => {
-    const skipped = await transition(tx, locked, 'skipped', { lastError: documentError(code) });
-    if (skipped.kind === 'invoice') await wakeCorrections(tx, skipped);
+/** Ends the preparation in a final state (with its event); an invoice's waiting corrections are woken. */
+async function end(db: Db, doc: DocumentRow, to: 'skipped' | 'error', error: StoredError, from: DocumentStatus[]): Promise<Preparation> {
+  await withLockedDocument(db, doc.id, from, async (tx, locked) => {
+    const ended = await transition(tx, locked, to, { lastError: error });
+    if (ended.kind === 'invoice') await wakeCorrections(tx, ended);
   });
   return 'other';
 }
 
-async function fail(db: Db, doc: DocumentRow, message: string): Promise<Preparation> {
-  await withLockedDocument(db, doc.id, ['pending'], async (tx, locked) => {
-    const failed = await transition(tx, locked, 'error', { lastError: documentError('invoice_build_failed', message) });
-    if (failed.kind === 'invoice') await wakeCorrections(tx, failed);
-  });
-  return 'other';
-}
+const skip = (db: Db, doc: DocumentRow, code: 'seller_not_configured' | 'original_not_invoiced' | 'original_rejected') =>
+  end(db, doc, 'skipped', documentError(code), ['pending', 'waiting_for_plan_limit']);
+
+const fail = (db: Db, doc: DocumentRow, message: string) => end(db, doc, 'error', documentError('invoice_build_failed', message), ['pending']);
