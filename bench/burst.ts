@@ -12,19 +12,19 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { createEmulatorControl } from '../emulators/ksef/control-client';
-import { startKsefEmulator } from '../emulators/ksef/server';
-import { randomNip } from '../emulators/ksef/testing';
-import { withDatabase } from '../test/global-setup';
-import { collect, stopGroup, waitFor } from '../test/web';
-import { createAccount } from '../server/accounts/create-account';
-import { ROOT } from '../server/config';
-import { createDb } from '../server/db/client';
-import { migrateDatabase } from '../server/db/migrate';
-import { randomToken } from '../server/ids';
-import { createBurst, findLimitBreaches } from '../server/submission/burst-fixtures';
-import { saveKsefCredential } from '../server/submission/credentials';
-import { PRODUCTION_LIMITS } from '../server/submission/rate-limits';
+import { createEmulatorControl } from '@/emulators/ksef/control-client';
+import { startKsefEmulator } from '@/emulators/ksef/server';
+import { randomNip } from '@/emulators/ksef/testing';
+import { withDatabase } from '@/test/global-setup';
+import { collect, stopGroup, waitFor } from '@/test/web';
+import { createAccount } from '@/server/accounts/create-account';
+import { ROOT } from '@/server/config';
+import { createDb } from '@/server/db/client';
+import { migrateDatabase } from '@/server/db/migrate';
+import { randomToken } from '@/server/ids';
+import { createBurst, findLimitBreaches } from '@/test/fixtures/burst';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { PRODUCTION_LIMITS } from '@/server/submission/rate-limits';
 
 const ORDERS = Number(process.argv[2] ?? 2_000);
 const PROCESSING_DELAY_MS = Number(process.argv[3] ?? 1_000);
@@ -42,7 +42,10 @@ async function main() {
   try {
     await migrateDatabase(url);
     const nip = randomNip();
-    const { accountId } = await createAccount(db, { email: `burst-${nip}@example.test`, seller: { nip, name: 'Sklep Burst sp. z o.o.', address1: 'ul. Prosta 1', address2: '00-001 Warszawa' } });
+    const { accountId } = await createAccount(db, {
+      email: `burst-${nip}@example.test`,
+      seller: { nip, name: 'Sklep Burst sp. z o.o.', address1: 'ul. Prosta 1', address2: '00-001 Warszawa' },
+    });
     const scope = { accountId, mode: 'test' as const };
     const control = createEmulatorControl(ksef.url);
     await saveKsefCredential(db, scope, { kind: 'token', token: (await control.createCredentials(nip)).token });
@@ -79,7 +82,9 @@ async function main() {
     const groups = await db.execute<{ group: string; n: number }>(
       sql`select split_part(limiter, '|', 3) as group, count(*)::int as n from ksef_request_log group by 1 order by 2 desc`,
     );
-    const batches = await db.execute<{ n: number; sizes: string }>(sql`select count(*)::int as n, string_agg(document_count::text, ' + ' order by created_at) as sizes from ksef_batches where status = 'done'`);
+    const batches = await db.execute<{ n: number; sizes: string }>(
+      sql`select count(*)::int as n, string_agg(document_count::text, ' + ' order by created_at) as sizes from ksef_batches where status = 'done'`,
+    );
     const interactive = await db.execute<{ n: number }>(
       sql`select count(*)::int as n from documents d where account_id = ${accountId} and not exists (select 1 from ksef_batch_documents b join ksef_batches k on k.id = b.batch_id where b.document_id = d.id and k.status = 'done')`,
     );
@@ -91,8 +96,12 @@ async function main() {
     console.log(`  all ${ORDERS} accepted by KSeF:            ${((done - started) / 1000).toFixed(1)} s after the first order (goal ≤ 600 s)`);
     console.log(`  one by one within 180 invoices/hour:       ${oneByOneHours.toFixed(1)} h`);
     console.log(`  batch sessions: ${batches[0]!.n} (${batches[0]!.sizes ?? '-'} documents); sent interactively: ${interactive[0]!.n}`);
-    console.log(`  KSeF API requests (rate-limited endpoints): ${apiRequests.reduce((n, [, v]) => n + v, 0)}  ${apiRequests.map(([op, n]) => `${op} ${n}`).join(', ')}`);
-    console.log(`  not limited: part uploads ${counters.requests.uploadBatchPart ?? 0}, UPO downloads from pre-signed links ${counters.requests.downloadUpo ?? 0}`);
+    console.log(
+      `  KSeF API requests (rate-limited endpoints): ${apiRequests.reduce((n, [, v]) => n + v, 0)}  ${apiRequests.map(([op, n]) => `${op} ${n}`).join(', ')}`,
+    );
+    console.log(
+      `  not limited: part uploads ${counters.requests.uploadBatchPart ?? 0}, UPO downloads from pre-signed links ${counters.requests.downloadUpo ?? 0}`,
+    );
     console.log(`  throttle log by group: ${groups.map((g) => `${g.group} ${g.n}`).join(', ')}`);
     console.log(`  429 answers from KSeF: ${counters.rateLimited}; windows over a limit: ${breaches.length}`);
   } finally {

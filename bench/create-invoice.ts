@@ -1,5 +1,5 @@
 /**
- * POST /v1/invoices with a 10-line order against the bare route (`{}` through Next.js) in one run: 50 connections
+ * POST /v1/invoices with a 10-line order against the bare route (bench/bare-app: `{}` through Next.js) in one run: 50 connections
  * for 10 s each, every request a new order under a key taken in turn from many accounts; once without and once with
  * an Idempotency-Key (what a careful shop integration sends). Then the latency of one 1000-line order. CPU per
  * request and `slices=N` as in bench/api.ts.
@@ -28,12 +28,12 @@ try {
   const metered = { ...common, cpuMeter: stack.startCpuMeter };
   const post = (label: string) => ({ method: 'POST' as const, path: '/v1/invoices', body: (n: number) => tenLines(`${run}-${label}-${n}`) });
 
-  await measureLoad({ ...common, name: 'warm-up bare', path: '/bench/bare', seconds: args.warmup });
+  await measureLoad({ ...common, url: stack.bareUrl, name: 'warm-up bare', path: '/bench/bare', seconds: args.warmup });
   await measureLoad({ ...common, ...post('warm'), name: 'warm-up invoices', seconds: args.warmup, keys: warmKeys });
 
   const [bare, plain, idempotent] = await measureInterleaved(
     [
-      { ...metered, name: 'GET /bench/bare', path: '/bench/bare', seconds: args.seconds },
+      { ...metered, url: stack.bareUrl, name: 'GET /bench/bare (bench/bare-app)', path: '/bench/bare', seconds: args.seconds },
       { ...metered, ...post('plain'), name: 'POST /v1/invoices, 10 lines', seconds: args.seconds, keys },
       {
         ...metered,

@@ -4,12 +4,12 @@
  * Run: npx tsx bench/ksef-emulator.ts [invoices=3000] [concurrency=32]
  */
 import { spawn } from 'node:child_process';
-import { authenticate } from '../server/ksef/auth';
-import { createKsefClient } from '../server/ksef/client';
-import { encryptAes, sha256Base64 } from '../server/ksef/crypto';
-import { openOnlineSession, getInvoiceStatus, type OnlineSession } from '../server/ksef/online-session';
-import { createEmulatorControl } from '../emulators/ksef/control-client';
-import { randomNip, sampleInvoice } from '../emulators/ksef/testing';
+import { authenticate } from '@/server/ksef/auth';
+import { createKsefClient } from '@/server/ksef/client';
+import { encryptAes, sha256Base64 } from '@/server/ksef/crypto';
+import { openOnlineSession, getInvoiceStatus, type OnlineSession } from '@/server/ksef/online-session';
+import { createEmulatorControl } from '@/emulators/ksef/control-client';
+import { randomNip, sampleInvoice } from '@/emulators/ksef/testing';
 
 const total = Number(process.argv[2] ?? 3000);
 const concurrency = Number(process.argv[3] ?? 32);
@@ -77,7 +77,9 @@ try {
   if (counters.invoices.accepted !== total || lastStatus?.status.code !== 200) {
     throw new Error(`expected ${total} accepted, emulator counted ${counters.invoices.accepted} (last status ${lastStatus?.status.code})`);
   }
-  console.log(`KSeF emulator: ${total} invoices sent → numbered in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} invoices/s on one core (concurrency ${concurrency}, FA(3) XSD validation included)`);
+  console.log(
+    `KSeF emulator: ${total} invoices sent → numbered in ${seconds.toFixed(2)} s = ${Math.round(total / seconds)} invoices/s on one core (concurrency ${concurrency}, FA(3) XSD validation included)`,
+  );
 } finally {
   child.kill('SIGTERM');
 }

@@ -9,30 +9,45 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { createEmulatorControl } from '../emulators/ksef/control-client';
-import { randomNip } from '../emulators/ksef/testing';
-import { createAccount } from '../server/accounts/create-account';
-import { ROOT } from '../server/config';
-import { createDb, type Db } from '../server/db/client';
-import { startEmbeddedPostgres } from '../server/db/embedded';
-import { migrateDatabase } from '../server/db/migrate';
-import { createInvoiceDocument } from '../server/documents/create-invoice';
-import { parseOrderInput } from '../server/orders/order-schema';
-import { saveKsefCredential } from '../server/submission/credentials';
-import { withDatabase } from '../test/global-setup';
-import { paidOrder } from '../test/orders';
-import { collect, freePort, stopGroup, waitFor } from '../test/web';
+import { createEmulatorControl } from '@/emulators/ksef/control-client';
+import { randomNip } from '@/emulators/ksef/testing';
+import { createAccount } from '@/server/accounts/create-account';
+import { ROOT } from '@/server/config';
+import { createDb, type Db } from '@/server/db/client';
+import { startEmbeddedPostgres } from '@/server/db/embedded';
+import { migrateDatabase } from '@/server/db/migrate';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { withDatabase } from '@/test/global-setup';
+import { paidOrder } from '@/test/orders';
+import { collect, freePort, stopGroup, waitFor } from '@/test/web';
 
 const [documents = 2000, sellerCount = 20, workerCount = 1] = process.argv.slice(2).map(Number);
 const children: ChildProcess[] = [];
 
+/** BENCH_COMPILED_WORKER=1 runs the production bundle (dist/worker.mjs, `npm run build:server`) instead of tsx. */
+const compiledWorker = process.env.BENCH_COMPILED_WORKER === '1';
+
 function child(file: string, env: Record<string, string>) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, file)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const args = compiledWorker && file === 'worker/main.ts' ? [path.join(ROOT, 'dist/worker.mjs')] : ['--import', 'tsx', path.join(ROOT, file)];
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(proc);
   return collect(proc);
+}
+
+/** Resident memory of a process (Linux /proc), in MB. */
+function rssMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+    return Math.round(kb / 1024);
+  } catch {
+    return NaN;
+  }
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -75,19 +90,38 @@ async function main() {
     const port = await freePort();
     const ksefUrl = `http://127.0.0.1:${port}/v2`;
     child('emulators/ksef/main.ts', { KSEF_EMULATOR_PORT: String(port), KSEF_EMULATOR_LIMITS: 'test', KSEF_EMULATOR_DELAY_MS: '0' });
-    await waitFor(async () => fetch(`${ksefUrl}/security/public-key-certificates`).then(() => true, () => false), 30_000);
+    await waitFor(
+      async () =>
+        fetch(`${ksefUrl}/security/public-key-certificates`).then(
+          () => true,
+          () => false,
+        ),
+      30_000,
+    );
     const control = createEmulatorControl(ksefUrl);
     const scopes: { accountId: string; mode: 'test' }[] = [];
     for (let i = 0; i < sellerCount; i++) {
       const nip = randomNip();
-      const acct = await createAccount(db, { email: `bench-${i}@example.test`, seller: { nip, name: `Sklep ${i}`, address1: 'ul. Prosta 1', address2: '00-001 Warszawa' } });
+      const acct = await createAccount(db, {
+        email: `bench-${i}@example.test`,
+        seller: { nip, name: `Sklep ${i}`, address1: 'ul. Prosta 1', address2: '00-001 Warszawa' },
+      });
       const scope = { accountId: acct.accountId, mode: 'test' as const };
       await saveKsefCredential(db, scope, { kind: 'token', token: (await control.createCredentials(nip)).token });
       scopes.push(scope);
     }
     const workerEnv = { DATABASE_URL: url, KSEF_TEST_BASE_URL: ksefUrl, WORKER_TASKS: '-pdf_render,-mail_send', WORKER_CONCURRENCY: '16' };
     const outputs = Array.from({ length: workerCount }, () => child('worker/main.ts', workerEnv));
-    await waitFor(async () => outputs.every((o) => o().includes('worker: running')), 30_000, () => outputs.map((o) => o()).join('\n'));
+    await waitFor(
+      async () => outputs.every((o) => o().includes('worker: running')),
+      30_000,
+      () => outputs.map((o) => o()).join('\n'),
+    );
+    const workerPids = children.slice(-workerCount).map((c) => c.pid!);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const idleRss = workerPids.map(rssMb);
+    let peakRss = idleRss.slice();
+    const sampler = setInterval(() => (peakRss = workerPids.map((pid, i) => Math.max(peakRss[i]!, rssMb(pid)))), 250);
     // warm-up: every seller authenticates and opens its session once
     const warm = await Promise.all(scopes.map((s) => createInvoiceDocument(db, s, parseOrderInput(paidOrder())).then((r) => r.document.id)));
     await waitFor(async () => (await acceptedCount(db, warm)).final === warm.length, 60_000);
@@ -122,7 +156,9 @@ async function main() {
     await waitFor(async () => paced.length === 400 && (await acceptedCount(db, paced)).final === 400, 120_000);
     const pacedLat = await latencies(db, paced);
 
-    console.log(`\npipeline: ${documents} invoices, ${sellerCount} sellers, ${workerCount} worker process(es) × concurrency 16, KSeF emulator delay 0, test limits`);
+    console.log(
+      `\npipeline: ${documents} invoices, ${sellerCount} sellers, ${workerCount} worker process(es) × concurrency 16, KSeF emulator delay 0, test limits`,
+    );
     console.table([
       {
         run: `burst of ${documents}`,
@@ -143,7 +179,11 @@ async function main() {
         'p99 ms': Math.round(percentile(pacedLat, 99)),
       },
     ]);
+    clearInterval(sampler);
     console.log('goals: ≥ 50 docs/s on 2 cores; p50 ≤ 1000 ms at an offered 20/s');
+    console.log(
+      `worker RSS (${compiledWorker ? 'dist/worker.mjs' : 'tsx worker/main.ts'}): idle ${idleRss.join(', ')} MB, peak under load ${peakRss.join(', ')} MB (goal ≤ 250 MB)`,
+    );
   } finally {
     await Promise.all(children.map((c) => stopGroup(c)));
     await db.$client.end();

@@ -17,17 +17,17 @@ import { fileURLToPath } from 'node:url';
 import { inArray, sql } from 'drizzle-orm';
 import { Logger, run } from 'graphile-worker';
 import postgres from 'postgres';
-import { verifyWebhookSignature } from '../sdk';
-import { createAccount } from '../server/accounts/create-account';
-import { createDb, type Db } from '../server/db/client';
-import { events } from '../server/db/schema';
-import { migrateDatabase } from '../server/db/migrate';
-import type { Scope } from '../server/db/scope';
-import type { DocumentRow } from '../server/documents/document-row';
-import { createInvoiceDocument } from '../server/documents/create-invoice';
-import { recordEvent } from '../server/events/record-event';
-import { parseOrderInput } from '../server/orders/order-schema';
-import { createWebhookEndpoint } from '../server/webhooks/create-webhook-endpoint';
+import { verifyWebhookSignature } from '@/sdk/src/index';
+import { createAccount } from '@/server/accounts/create-account';
+import { createDb, type Db } from '@/server/db/client';
+import { events } from '@/server/db/schema';
+import { migrateDatabase } from '@/server/db/migrate';
+import type { Scope } from '@/server/db/scope';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { recordDocumentEvent as recordEvent } from '@/server/documents/record-document-event';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { createWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
 
 const ENDPOINTS = 3;
 const DOCUMENTS = 100;
@@ -52,7 +52,9 @@ function runReceiver(secrets: Record<string, string>) {
       res.writeHead(ok ? 200 : 400).end();
     });
   });
-  server.listen(0, '127.0.0.1', () => process.send!({ kind: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies ReceiverMessage));
+  server.listen(0, '127.0.0.1', () =>
+    process.send!({ kind: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies ReceiverMessage),
+  );
   process.on('message', (m: { kind: string }) => {
     if (m.kind === 'count') process.send!({ kind: 'count', n: samples.length, bad } satisfies ReceiverMessage);
     if (m.kind === 'samples') process.send!({ kind: 'samples', samples: samples.splice(0) } satisfies ReceiverMessage);
@@ -61,12 +63,12 @@ function runReceiver(secrets: Record<string, string>) {
 
 /** Child: a worker process with the production options of worker/main.ts and only the task under test. */
 async function runWorker(concurrency: number, batch: boolean) {
-  const { webhookDeliver } = await import('../worker/tasks/webhook-deliver');
+  const { createTaskList, selectTasks } = await import('@/worker/task-list');
   const db = createDb(process.env.DATABASE_URL!);
   await run({
     connectionString: process.env.DATABASE_URL!,
     concurrency,
-    taskList: { webhook_deliver: webhookDeliver(db) },
+    taskList: selectTasks(createTaskList(db), 'webhook_deliver'),
     noHandleSignals: true,
     pollInterval: 1_000,
     logger: new Logger(() => () => {}),
@@ -179,9 +181,13 @@ async function main() {
     const docs: DocumentRow[] = [];
     for (let i = 0; i < DOCUMENTS; i++) docs.push((await createInvoiceDocument(db, scope, order(i))).document);
     // The documents' own document_prepare jobs are not part of this benchmark.
-    await db.execute(sql`delete from graphile_worker._private_jobs where task_id = (select id from graphile_worker._private_tasks where identifier = 'document_prepare')`);
+    await db.execute(
+      sql`delete from graphile_worker._private_jobs where task_id = (select id from graphile_worker._private_tasks where identifier = 'document_prepare')`,
+    );
 
-    console.log(`webhooks bench: ${total} events × ${ENDPOINTS} endpoints, worker concurrency ${concurrency}${batch ? ' with local queue and batched completion' : ''}, ${process.arch} ${process.version}`);
+    console.log(
+      `webhooks bench: ${total} events × ${ENDPOINTS} endpoints, worker concurrency ${concurrency}${batch ? ' with local queue and batched completion' : ''}, ${process.arch} ${process.version}`,
+    );
 
     // Phase 1: throughput of draining a backlog.
     let t0 = performance.now();
@@ -198,7 +204,9 @@ async function main() {
     receiver.send({ kind: 'samples' });
     await nextMessage(receiver, 'samples');
     console.log(`recorded ${total} events in ${recordS.toFixed(1)} s (${Math.round(total / recordS)} events/s, ${ENDPOINTS} jobs each)`);
-    console.log(`throughput: ${drained.n} deliveries in ${drainS.toFixed(1)} s = ${Math.round(drained.n / drainS)} deliveries/s (bad signatures: ${drained.bad})`);
+    console.log(
+      `throughput: ${drained.n} deliveries in ${drainS.toFixed(1)} s = ${Math.round(drained.n / drainS)} deliveries/s (bad signatures: ${drained.bad})`,
+    );
     // Independent of how busy the machine is: what one delivery costs the worker process (PostgreSQL not included).
     console.log(`worker CPU: ${((cpu.user + cpu.system) / 1000 / drained.n).toFixed(2)} ms per delivery (start-up included)`);
 
@@ -211,10 +219,16 @@ async function main() {
     const { samples } = await nextMessage<{ samples: Received[] }>(receiver, 'samples');
     const created = new Map<string, number>();
     for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await db.select({ id: events.id, createdAt: events.createdAt }).from(events).where(inArray(events.id, ids.slice(i, i + 1000)));
+      const rows = await db
+        .select({ id: events.id, createdAt: events.createdAt })
+        .from(events)
+        .where(inArray(events.id, ids.slice(i, i + 1000)));
       for (const r of rows) created.set(r.id, r.createdAt.getTime());
     }
-    const latencies = samples.map((s) => s.at - created.get(s.eventId)!).filter(Number.isFinite).sort((a, b) => a - b);
+    const latencies = samples
+      .map((s) => s.at - created.get(s.eventId)!)
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     const failed = await db.execute<{ n: number }>(sql`select count(*)::int as n from webhook_deliveries where delivered = 'no'`);
     console.log(
       `latency at ${perSecond} events/s (${perSecond * ENDPOINTS} deliveries/s offered): ${samples.length} deliveries in ${steadyS.toFixed(1)} s; ` +

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test as base, type Page, type TestInfo } from '@playwright/test';
-import { AuthPage, DashboardPage, InvoicesPage, KsefPage, SellerPage, WebhooksPage } from './pages/dashboard.page';
+import { AuthPage, DashboardPage, InvoicesPage, KsefPage, SellerPage, StorePage, WebhooksPage } from './pages/dashboard.page';
 
 export type ReceivedWebhook = { headers: IncomingMessage['headers']; body: string };
 
@@ -53,6 +53,7 @@ export const test = base.extend<{
   ksef: KsefPage;
   invoices: InvoicesPage;
   webhooks: WebhooksPage;
+  store: StorePage;
   receiver: Awaited<ReturnType<typeof startReceiver>>;
 }>({
   auth: async ({ page }, use) => use(new AuthPage(page)),
@@ -61,6 +62,7 @@ export const test = base.extend<{
   ksef: async ({ page }, use) => use(new KsefPage(page)),
   invoices: async ({ page }, use) => use(new InvoicesPage(page)),
   webhooks: async ({ page }, use) => use(new WebhooksPage(page)),
+  store: async ({ page }, use) => use(new StorePage(page)),
   receiver: async ({}, use) => {
     const r = await startReceiver();
     await use(r);

@@ -12,6 +12,7 @@ export default async function globalSetup() {
   proc.stdout!.resume();
   process.env.E2E_BASE_URL = ready.baseURL;
   process.env.E2E_KSEF_URL = ready.ksef;
+  process.env.E2E_WOO_URL = ready.woo;
   return async () => {
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
     if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');

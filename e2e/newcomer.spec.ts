@@ -208,7 +208,14 @@ test("a newcomer's whole journey", async ({ page, baseURL, auth, dashboard, sell
             .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)}`);
         });
         expect(sticking, `${path} scrolls sideways at ${width} px`).toEqual([]);
-        await snap(page, info, path.replace(/^\/dashboard\/?/, 'page-').replace(/\//g, '-').replace(/-$/, '') || 'page');
+        await snap(
+          page,
+          info,
+          path
+            .replace(/^\/dashboard\/?/, 'page-')
+            .replace(/\//g, '-')
+            .replace(/-$/, '') || 'page',
+        );
       }
     }
   });

@@ -1,6 +1,6 @@
 /**
  * The whole stack for the Playwright run, started by e2e/global-setup.ts as a child process (run with tsx):
- * a fresh database, the KSeF, NBP and SMTP emulators, `next start` and the worker, each on a free port. Prints
+ * a fresh database, the KSeF, NBP, SMTP and WooCommerce emulators, `next start` and the worker, each on a free port. Prints
  * one JSON line with the addresses, then waits; SIGTERM stops everything and drops the database.
  */
 import { spawn } from 'node:child_process';
@@ -8,14 +8,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
-import { startKsefEmulator } from '../emulators/ksef/server';
-import { startNbpEmulator } from '../emulators/nbp/server';
-import { startSmtpSink } from '../emulators/smtp/server';
-import { ROOT } from '../server/config';
-import { startEmbeddedPostgres } from '../server/db/embedded';
-import { migrateDatabase } from '../server/db/migrate';
-import { withDatabase } from '../test/global-setup';
-import { collect, freePort, startWeb, stopGroup, type RunningProcess } from '../test/web';
+import { startKsefEmulator } from '@/emulators/ksef/server';
+import { startNbpEmulator } from '@/emulators/nbp/server';
+import { startSmtpSink } from '@/emulators/smtp/server';
+import { startWooEmulator } from '@/emulators/woocommerce/server';
+import { ROOT } from '@/server/config';
+import { startEmbeddedPostgres } from '@/server/db/embedded';
+import { migrateDatabase } from '@/server/db/migrate';
+import { withDatabase } from '@/test/global-setup';
+import { collect, freePort, startWeb, stopGroup, type RunningProcess } from '@/test/web';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -42,6 +43,8 @@ async function main() {
   cleanups.push(nbp.close);
   const smtp = await startSmtpSink({ port: 0, httpPort: 0, host: '127.0.0.1' });
   cleanups.push(smtp.close);
+  const woo = await startWooEmulator({ port: 0, host: '127.0.0.1' });
+  cleanups.push(woo.close);
 
   const env = {
     DATABASE_URL: url,
@@ -50,6 +53,8 @@ async function main() {
     KSEF_TIMEOUT_MS: '5000',
     NBP_BASE_URL: nbp.url,
     SMTP_URL: smtp.url,
+    // the newcomer's webhook receiver in the e2e run listens on 127.0.0.1
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_TIME_SCALE: '0.01',
   };
   const web: RunningProcess = await startWeb(env);
@@ -70,7 +75,7 @@ async function main() {
   worker.on('exit', (code) => {
     if (!stopping) process.stderr.write(`worker exited (${code}):\n${workerOutput()}\n`);
   });
-  process.stdout.write(`${JSON.stringify({ baseURL: web.url, ksef: ksef.url, smtp: smtp.httpUrl, database })}\n`);
+  process.stdout.write(`${JSON.stringify({ baseURL: web.url, ksef: ksef.url, smtp: smtp.httpUrl, woo: woo.url, database })}\n`);
 }
 
 let stopping = false;

@@ -1,11 +1,17 @@
 import { parseArgs } from 'node:util';
-import { enableLive, setMonthlyLimit } from '../server/accounts/account-settings';
-import { createAccount } from '../server/accounts/create-account';
-import { createApiKey, revokeApiKeys } from '../server/auth/api-keys';
-import { createDb } from '../server/db/client';
-import { locateDatabase } from '../server/db/locate';
-import { migrateDatabase } from '../server/db/migrate';
-import { connectToEmulator } from '../server/submission/emulator-credentials';
+import { enableLive, setMonthlyLimit } from '@/server/accounts/account-settings';
+import { createAccount } from '@/server/accounts/create-account';
+import { createApiKey, revokeApiKeys } from '@/server/api-keys/api-keys';
+import { createDb } from '@/server/db/client';
+import { locateDatabase } from '@/server/db/locate';
+import { migrateDatabase } from '@/server/db/migrate';
+import { resetConfig } from '@/server/config';
+import { connectToEmulator } from '@/server/ksef-credentials/emulator-credentials';
+import { checkKsefConnectionWithin } from '@/server/submission/check-connection';
+import { connectStore } from '@/server/stores/connect';
+import { disconnectStore } from '@/server/stores/disconnect';
+import { updateStoreSettings, ZStoreSettings } from '@/server/stores/settings';
+import { syncStore } from '@/server/stores/sync';
 import { ksefEmulatorUrl, loadAppSecret } from './stack-file';
 
 /** `npm run cli -- <group> <command> …`: each command prints one JSON line on stdout (tests and e2e read it). */
@@ -14,7 +20,11 @@ const USAGE = `usage:
   account enable-live ACCT
   account plan ACCT --monthly-limit N|none
   key create ACCT --mode test|live
-  key revoke KEY_PREFIX`;
+  key revoke KEY_PREFIX
+  store connect ACCT --mode test|live --url URL --consumer-key K --consumer-secret S
+      [--invoice-statuses processing,completed] [--nip-meta-keys _billing_nip,…] [--payment-methods gateway=transfer,…] [--no-customer-note]
+  store disconnect ST
+  store sync ST`;
 
 class UsageError extends Error {}
 
@@ -32,6 +42,13 @@ async function main(argv: string[]): Promise<unknown> {
       'ksef-emulator': { type: 'boolean' },
       'monthly-limit': { type: 'string' },
       mode: { type: 'string' },
+      url: { type: 'string' },
+      'consumer-key': { type: 'string' },
+      'consumer-secret': { type: 'string' },
+      'invoice-statuses': { type: 'string' },
+      'nip-meta-keys': { type: 'string' },
+      'payment-methods': { type: 'string' },
+      'no-customer-note': { type: 'boolean' },
     },
   });
   const [group, command, arg] = positionals;
@@ -50,7 +67,15 @@ async function main(argv: string[]): Promise<unknown> {
           address2: values['seller-address2'],
         };
         const created = await createAccount(db, { email: values.email, password: values.password, seller });
-        if (values['ksef-emulator']) await connectToEmulator(db, { accountId: created.accountId, mode: 'test' }, ksefEmulatorUrl());
+        if (values['ksef-emulator']) {
+          const scope = { accountId: created.accountId, mode: 'test' } as const;
+          await connectToEmulator(db, scope, ksefEmulatorUrl());
+          // test mode now talks to that emulator; checking here lets GET /v1/account say at once that it works
+          process.env.KSEF_TEST_BASE_URL = ksefEmulatorUrl();
+          resetConfig();
+          const check = await checkKsefConnectionWithin(db, scope);
+          return { account: created.accountId, test_key: created.testKey, live_key: created.liveKey, ksef_connected: check.connected };
+        }
         return { account: created.accountId, test_key: created.testKey, live_key: created.liveKey };
       }
       case 'account enable-live':
@@ -79,6 +104,37 @@ async function main(argv: string[]): Promise<unknown> {
         if (revoked.length === 0) throw new UsageError(`no active key with prefix ${arg}`);
         return { revoked };
       }
+      case 'store connect': {
+        if (!arg) throw new UsageError('account id required');
+        if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('--mode test|live is required');
+        if (!values.url || !values['consumer-key'] || !values['consumer-secret'])
+          throw new UsageError('--url, --consumer-key and --consumer-secret are required');
+        const scope = { accountId: arg, mode: values.mode as 'test' | 'live' };
+        const list = (v: string | undefined) =>
+          v
+            ?.split(',')
+            .map((x) => x.trim())
+            .filter(Boolean);
+        const settings = {
+          invoiceStatuses: list(values['invoice-statuses']),
+          nipMetaKeys: list(values['nip-meta-keys']),
+          paymentMethods: values['payment-methods']
+            ? Object.fromEntries(list(values['payment-methods'])!.map((p) => p.split('=') as [string, string]))
+            : undefined,
+          customerNote: values['no-customer-note'] ? false : undefined,
+        };
+        const checked = ZStoreSettings.safeParse(settings);
+        if (!checked.success) throw new UsageError(`store settings: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        const connected = await connectStore(db, scope, { url: values.url, consumerKey: values['consumer-key'], consumerSecret: values['consumer-secret'] });
+        await updateStoreSettings(db, scope, connected.store, checked.data);
+        return connected;
+      }
+      case 'store disconnect':
+        if (!arg) throw new UsageError('store id required');
+        return await disconnectStore(db, arg);
+      case 'store sync':
+        if (!arg) throw new UsageError('store id required');
+        return { store: arg, ...(await syncStore(db, arg)) };
       default:
         throw new UsageError(`unknown command\n${USAGE}`);
     }

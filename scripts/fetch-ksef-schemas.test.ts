@@ -3,7 +3,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { config, ROOT } from '../server/config';
+import { config, ROOT } from '@/server/config';
 
 /** A local mirror laid out like the Ministry's repository, built from the shared copies (file:// instead of https). */
 function mirror(): string {
@@ -26,7 +26,10 @@ function mirror(): string {
 }
 
 const fetchInto = (source: string, target: string) =>
-  spawnSync('bash', [path.join(ROOT, 'scripts/fetch-ksef-schemas.sh'), target], { env: { ...process.env, KSEF_DOCS_RAW_BASE: `file://${source}` }, encoding: 'utf8' });
+  spawnSync('bash', [path.join(ROOT, 'scripts/fetch-ksef-schemas.sh'), target], {
+    env: { ...process.env, KSEF_DOCS_RAW_BASE: `file://${source}` },
+    encoding: 'utf8',
+  });
 
 test('the deployment step fetches the pinned schemas and checks their SHA-256', () => {
   const source = mirror();

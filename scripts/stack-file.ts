@@ -1,7 +1,8 @@
+import { config, resetConfig } from '@/server/config';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_DIR } from '../server/db/locate';
-import { randomToken } from '../server/ids';
+import { DATA_DIR } from '@/server/db/locate';
+import { randomToken } from '@/server/ids';
 
 const FILE = path.join(DATA_DIR, 'stack.json');
 type StackFile = { KSEF_TEST_BASE_URL?: string; NBP_BASE_URL?: string; SMTP_URL?: string };
@@ -15,7 +16,7 @@ export function readStackFile(): StackFile {
 
 /** Where the local KSeF emulator is: the setting, the running stack's, or its default port. */
 export const ksefEmulatorUrl = (): string =>
-  process.env.KSEF_TEST_BASE_URL ?? readStackFile().KSEF_TEST_BASE_URL ?? `http://127.0.0.1:${process.env.KSEF_EMULATOR_PORT ?? 8181}/v2`;
+  process.env.KSEF_TEST_BASE_URL ?? readStackFile().KSEF_TEST_BASE_URL ?? `http://127.0.0.1:${config().KSEF_EMULATOR_PORT}/v2`;
 
 /**
  * APP_SECRET from the environment, or the one the dev stack generated into .data/app-secret (created on first
@@ -27,6 +28,7 @@ export function loadAppSecret(): string {
     mkdirSync(DATA_DIR, { recursive: true });
     if (!existsSync(file)) writeFileSync(file, randomToken(256), { mode: 0o600 });
     process.env.APP_SECRET = readFileSync(file, 'utf8').trim();
+    resetConfig(); // parsed before the secret existed
   }
   return process.env.APP_SECRET;
 }

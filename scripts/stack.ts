@@ -1,13 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { restartAfter } from './restart-policy';
 import { sql } from 'drizzle-orm';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../server/config';
-import { createAccount } from '../server/accounts/create-account';
-import { createDb } from '../server/db/client';
-import { DATA_DIR, locateDatabase } from '../server/db/locate';
-import { migrateDatabase } from '../server/db/migrate';
-import { connectToEmulator, reconnectEmulatorScopes } from '../server/submission/emulator-credentials';
+import { config, resetConfig, ROOT } from '@/server/config';
+import { createAccount } from '@/server/accounts/create-account';
+import { createDb } from '@/server/db/client';
+import { DATA_DIR, locateDatabase } from '@/server/db/locate';
+import { migrateDatabase } from '@/server/db/migrate';
+import { connectToEmulator, reconnectEmulatorScopes } from '@/server/ksef-credentials/emulator-credentials';
+import { connectStore } from '@/server/stores/connect';
+import { syncStore } from '@/server/stores/sync';
+import { storeConnections } from '@/server/db/schema';
+import { and, eq } from 'drizzle-orm';
 import { loadAppSecret, writeStackFile } from './stack-file';
 
 /**
@@ -15,14 +20,13 @@ import { loadAppSecret, writeStackFile } from './stack-file';
  * Ctrl-C stops every child (each runs in its own process group, so next-server and tsx children go too).
  */
 const production = process.argv.includes('--production');
-const port = Number(process.env.PORT ?? 3000);
+const port = config().PORT;
 const children: { name: string; proc: ChildProcess }[] = [];
 let stopping = false;
 
 function log(line: string) {
   process.stdout.write(`[stack] ${line}\n`);
 }
-
 
 const PIDS_FILE = path.join(DATA_DIR, 'stack-pids.json');
 
@@ -58,16 +62,29 @@ function groupAlive(pid: number): boolean {
 
 function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const proc = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
-  children.push({ name, proc });
+  const child = { name, proc };
+  children.push(child);
   mkdirSync(DATA_DIR, { recursive: true });
   writeFileSync(PIDS_FILE, JSON.stringify(children.map((c) => c.proc.pid).filter(Boolean)));
+  const startedAt = Date.now();
   proc.on('exit', (code, signal) => {
     if (stopping) return;
-    log(`${name} exited (${signal ?? code}); stopping the stack`);
-    void shutdown(1);
+    // one crashed child must not take down the others: it comes back after a back-off that grows while it keeps
+    // crashing, and the rest of the stack keeps serving meanwhile
+    const crashes = crashCounts.get(name) ?? 0;
+    const { delayMs, crashesInARow } = restartAfter(crashes, Date.now() - startedAt);
+    crashCounts.set(name, crashesInARow);
+    log(`${name} exited (${signal ?? code}); restarting it in ${Math.round(delayMs / 1000)} s`);
+    setTimeout(() => {
+      if (stopping) return;
+      children.splice(children.indexOf(child), 1);
+      start(name, command, args, env);
+    }, delayMs);
   });
   return proc;
 }
+
+const crashCounts = new Map<string, number>();
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -114,32 +131,46 @@ async function shutdown(code: number) {
 /** Waits until a local emulator answers on its port (they print nothing we need to parse). */
 async function waitForHttp(url: string, name: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    if (await fetch(url).then(() => true, () => false)) return;
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${name} did not start at ${url}`);
 }
 
 /** The local emulators, unless their URL settings point elsewhere (e.g. the real KSeF test environment). */
-async function startEmulators(env: NodeJS.ProcessEnv): Promise<{ ksef?: string }> {
-  const tsx = (file: string, extra: Record<string, string>) => start(file, process.execPath, ['--import', 'tsx', file], { ...env, ...extra } as NodeJS.ProcessEnv);
-  const out: { ksef?: string } = {};
+async function startEmulators(env: NodeJS.ProcessEnv): Promise<{ ksef?: string; woo: string }> {
+  const tsx = (file: string, extra: Record<string, string>) =>
+    start(file, process.execPath, ['--import', 'tsx', file], { ...env, ...extra } as NodeJS.ProcessEnv);
+  const wooPort = config().WOOCOMMERCE_EMULATOR_PORT;
+  tsx('emulators/woocommerce/main.ts', {
+    WOOCOMMERCE_EMULATOR_PORT: String(wooPort),
+    WOOCOMMERCE_EMULATOR_KEY: DEMO_STORE_KEY,
+    WOOCOMMERCE_EMULATOR_SECRET: DEMO_STORE_SECRET,
+  });
+  const out: { ksef?: string; woo: string } = { woo: `http://127.0.0.1:${wooPort}` };
+  await waitForHttp(`${out.woo}/__control`, 'WooCommerce emulator');
   if (!process.env.KSEF_TEST_BASE_URL) {
-    const port = Number(process.env.KSEF_EMULATOR_PORT ?? 8181);
+    const port = config().KSEF_EMULATOR_PORT;
     tsx('emulators/ksef/main.ts', { KSEF_EMULATOR_PORT: String(port) });
     env.KSEF_TEST_BASE_URL = `http://127.0.0.1:${port}/v2`;
     out.ksef = env.KSEF_TEST_BASE_URL;
     await waitForHttp(`http://127.0.0.1:${port}/v2/security/public-key-certificates`, 'KSeF emulator');
   }
   if (!process.env.NBP_BASE_URL) {
-    const port = Number(process.env.NBP_EMULATOR_PORT ?? 8182);
+    const port = config().NBP_EMULATOR_PORT;
     tsx('emulators/nbp/main.ts', { NBP_EMULATOR_PORT: String(port) });
     env.NBP_BASE_URL = `http://127.0.0.1:${port}/api`;
     await waitForHttp(`${env.NBP_BASE_URL}/exchangerates/tables/a/`, 'NBP emulator');
   }
   if (!process.env.SMTP_URL) {
-    const port = Number(process.env.SMTP_SINK_PORT ?? 1025);
-    const httpPort = Number(process.env.SMTP_SINK_HTTP_PORT ?? 8025);
+    const port = config().SMTP_SINK_PORT;
+    const httpPort = config().SMTP_SINK_HTTP_PORT;
     tsx('emulators/smtp/main.ts', { SMTP_SINK_PORT: String(port), SMTP_SINK_HTTP_PORT: String(httpPort) });
     env.SMTP_URL = `smtp://127.0.0.1:${port}`;
     await waitForHttp(`http://127.0.0.1:${httpPort}/messages`, 'SMTP sink');
@@ -149,6 +180,36 @@ async function startEmulators(env: NodeJS.ProcessEnv): Promise<{ ksef?: string }
 }
 
 const DEMO_EMAIL = 'demo@ksef-relay.local';
+/** The emulated shop's REST key (its state lives in memory, so the same key is created at every start). */
+const DEMO_STORE_KEY = 'ck_demo_ksef_relay_emulated_shop';
+const DEMO_STORE_SECRET = 'cs_demo_ksef_relay_emulated_shop';
+
+/**
+ * The demo account's test mode is connected to the emulated WooCommerce shop. The emulator forgets its webhooks on
+ * restart, so a store connected earlier is reconciled, which re-creates them (as it would for a real shop).
+ */
+async function ensureDemoStore(url: string, woo: string): Promise<void> {
+  const demoFile = path.join(DATA_DIR, 'demo-account.json');
+  if (!existsSync(demoFile)) return;
+  const { account } = JSON.parse(readFileSync(demoFile, 'utf8')) as { account: string };
+  const db = createDb(url, { max: 2 });
+  try {
+    const [store] = await db
+      .select()
+      .from(storeConnections)
+      .where(and(eq(storeConnections.accountId, account), eq(storeConnections.mode, 'test'), eq(storeConnections.status, 'connected')));
+    const id = store
+      ? store.id
+      : (await connectStore(db, { accountId: account, mode: 'test' }, { url: woo, consumerKey: DEMO_STORE_KEY, consumerSecret: DEMO_STORE_SECRET })).store;
+    if (store) await syncStore(db, store.id);
+    log(`demo store ${id}: emulated WooCommerce at ${woo}; place a paid B2B order with`);
+    log(`  curl -X POST ${woo}/__control/orders -H 'content-type: application/json' -d '{"nip":"3861610227","paid":true}'`);
+  } catch (err) {
+    log(`demo store not connected: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await db.$client.end();
+  }
+}
 
 async function ensureDemoAccount(url: string, emulator: string | undefined): Promise<void> {
   const db = createDb(url, { max: 1 });
@@ -193,28 +254,37 @@ async function main() {
     APP_SECRET: loadAppSecret(),
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: '1',
+    // `npm run dev`: a developer's webhook receiver runs on this machine (test mode only; README: configuration)
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (production ? '0' : '1'),
   };
   const emulators = await startEmulators(env);
   writeStackFile({ KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL, NBP_BASE_URL: env.NBP_BASE_URL, SMTP_URL: env.SMTP_URL });
   process.env.KSEF_TEST_BASE_URL = env.KSEF_TEST_BASE_URL;
+  resetConfig();
   await ensureDemoAccount(located.url, emulators.ksef);
   const next = path.join(ROOT, 'node_modules/next/dist/bin/next');
   if (production) {
-    if (process.env.STACK_SKIP_BUILD !== '1') {
+    if (config().STACK_SKIP_BUILD !== '1') {
       log('building the web app (next build)…');
       await run(process.execPath, [next, 'build'], env);
     }
+    // the compiled worker of `npm run start:worker` (fast to build, so always fresh)
+    await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build-server.ts')], env);
     start('web', process.execPath, [next, 'start', '-p', String(port)], { ...env, NODE_ENV: 'production' });
   } else {
     start('web', process.execPath, [next, 'dev', '-p', String(port)], env);
   }
+  // the production entry points (dist/worker.mjs), or their source through tsx in development
+  const worker = production ? [path.join(ROOT, 'dist/worker.mjs')] : ['--import', 'tsx', 'worker/main.ts'];
   // PDF rendering blocks its event loop for a while per document: it gets its own worker process
-  start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts'], { ...env, WORKER_TASKS: '-pdf_render' });
-  start('worker-pdf', process.execPath, ['--import', 'tsx', 'worker/main.ts'], { ...env, WORKER_TASKS: 'pdf_render', WORKER_CONCURRENCY: '1' });
+  start('worker', process.execPath, worker, { ...env, WORKER_TASKS: '-pdf_render' });
+  start('worker-pdf', process.execPath, worker, { ...env, WORKER_TASKS: 'pdf_render', WORKER_CONCURRENCY: '1' });
+  await waitForHttp(`http://127.0.0.1:${port}/docs/errors`, 'web');
+  await ensureDemoStore(located.url, emulators.woo);
   log(`dashboard: http://localhost:${port}/dashboard   API: http://localhost:${port}/v1   errors: http://localhost:${port}/docs/errors`);
 }
 
 main().catch(async (err) => {
-  console.error(err);
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   await shutdown(1);
 });

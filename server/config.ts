@@ -21,7 +21,48 @@ const ZConfig = z.object({
   NBP_BASE_URL: z.string().url().default('https://api.nbp.pl/api'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('KSeF Relay <faktury@ksef-relay.local>'),
+  /** Worker processes: jobs at once, task selection (`pdf_render`, `-pdf_render`), liveness. */
+  WORKER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  WORKER_TASKS: z.string().optional(),
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().positive().default(3_000),
+  WORKER_DEAD_AFTER_SECONDS: z.coerce.number().positive().default(15),
+  /** KSeF sending: request time-out, batch threshold and size, longest in-job wait for a rate-limit slot. */
+  KSEF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  KSEF_BATCH_THRESHOLD: z.coerce.number().int().nonnegative().default(10),
+  KSEF_BATCH_MAX: z.coerce.number().int().positive().default(10_000),
+  KSEF_THROTTLE_INLINE_WAIT_MS: z.coerce.number().int().nonnegative().default(3_000),
+  /** Shrink retry schedules for tests and benchmarks (0.01: a minute becomes 0.6 s); 1 in production. */
+  KSEF_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  WEBHOOK_RETRY_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** Test-mode webhooks may target private, loopback and link-local addresses (a local receiver); never live mode. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
+  /** Local state of the dev stack (embedded database, app secret, demo account) and the embedded database's port. */
+  KR_DATA_DIR: z.string().default(path.join(ROOT, '.data')),
+  EMBEDDED_PG_PORT: z.coerce.number().int().positive().default(54329),
+  /** Ports of the local emulators the dev stack starts when the matching URL is unset. */
+  KSEF_EMULATOR_PORT: z.coerce.number().int().positive().default(8181),
+  NBP_EMULATOR_PORT: z.coerce.number().int().positive().default(8182),
+  SMTP_SINK_PORT: z.coerce.number().int().positive().default(1025),
+  SMTP_SINK_HTTP_PORT: z.coerce.number().int().positive().default(8025),
+  /** pino level of web and worker logs (fatal, error, warn, info, debug, trace, silent). */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token for GET /metrics (web) and the worker's /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** A worker process serves /healthz, /readyz and /metrics on this port (0 or unset: none). */
+  WORKER_HEALTH_PORT: z.coerce.number().int().nonnegative().default(0),
+  /** Saving KSeF credentials checks them inline this long; a slower KSeF is left to the background ksef_check. */
+  KSEF_CHECK_ON_SAVE_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(5_000),
+  WOOCOMMERCE_EMULATOR_PORT: z.coerce.number().int().positive().default(8183),
+  /** Store REST calls (connect, refunds, reconciliation, write-back): time-out per request. */
+  STORE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** PEM of an extra CA trusted for store HTTPS requests: only for tests against the emulator's self-signed certificate. */
+  STORE_TLS_CA_FILE: z.string().optional(),
+  /** The dev stack reuses the last `next build` (tests that start it several times). */
+  STACK_SKIP_BUILD: z.enum(['0', '1']).default('0'),
 });
+
+/** Every variable the service reads; README's configuration table lists exactly these (a test compares). */
+export const CONFIG_KEYS = Object.keys(ZConfig.shape) as (keyof typeof ZConfig.shape)[];
 
 export type Config = z.infer<typeof ZConfig> & { PUBLIC_BASE_URL: string; ERRORS_PAGE_URL: string };
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,7 +15,22 @@ export function randomToken(bits: number): string {
   return out;
 }
 
-export type IdPrefix = 'acct' | 'usr' | 'key' | 'inv' | 'cor' | 'evt' | 'we' | 'req' | 'file' | 'kss';
+/** The prefix of every kind of object id (spec §2: `inv_`, `cor_`, `acct_`, `we_`, `evt_`; the others are internal). */
+export const ID_PREFIXES = ['acct', 'usr', 'key', 'inv', 'cor', 'evt', 'we', 'req', 'file', 'kss', 'st'] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** Object ids like `inv_3kT…`: 128 random bits, so ids cannot be guessed or enumerated. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomToken(128)}`;
+
+/** Whether `id` has the shape of an id with one of the prefixes (base62 body, as newId makes, at most 64 characters). */
+export function idPattern(...prefixes: [IdPrefix, ...IdPrefix[]]): RegExp {
+  return new RegExp(`^(${prefixes.join('|')})_[0-9A-Za-z]{1,64}$`);
+}
+
+export const hasPrefix = (id: string, prefix: IdPrefix): boolean => id.startsWith(`${prefix}_`);
+
+/** A path or input id of the given kinds, e.g. zId('inv', 'cor') with the message "must be an inv_ or cor_ id". */
+export function zId(...prefixes: [IdPrefix, ...IdPrefix[]]) {
+  const names = prefixes.map((p) => `${p}_`).join(' or ');
+  return z.string().regex(idPattern(...prefixes), `must be ${/^[aeiou]/.test(prefixes[0]) ? 'an' : 'a'} ${names} id`);
+}

@@ -1,4 +1,9 @@
-/** A thin HTTP client for /v1 in tests: real requests, the raw Response kept for header checks. */
+import { checkAgainstOpenApi } from './openapi-check';
+
+/**
+ * A thin HTTP client for /v1 in tests: real requests, the raw Response kept for header checks. Every answer is
+ * checked against the OpenAPI document, so each HTTP test is also a contract test of the document.
+ */
 export type ApiResponse<T = any> = { status: number; body: T; headers: Headers };
 
 export function apiClient(baseUrl: string, key?: string) {
@@ -15,6 +20,7 @@ export function apiClient(baseUrl: string, key?: string) {
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    checkAgainstOpenApi(method, path, res.status, res.headers, parsed);
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
   return {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createDb, type Db } from '../server/db/client';
+import { createDb, type Db } from '@/server/db/client';
 import { withDatabase } from './global-setup';
 
 /** A fresh database per test file, cloned from the migrated template: files run in parallel and any order. */

@@ -1,6 +1,6 @@
-import { createAccount } from '../server/accounts/create-account';
-import type { Db } from '../server/db/client';
-import { randomToken } from '../server/ids';
+import { createAccount } from '@/server/accounts/create-account';
+import type { Db } from '@/server/db/client';
+import { randomToken } from '@/server/ids';
 
 export const VALID_SELLER = { nip: '5260250274', name: 'Sklep Testowy sp. z o.o.', address1: 'ul. Prosta 1', address2: '00-001 Warszawa' };
 

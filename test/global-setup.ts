@@ -1,9 +1,9 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { ROOT } from '../server/config';
-import { startEmbeddedPostgres } from '../server/db/embedded';
-import { migrateDatabase } from '../server/db/migrate';
+import { ROOT } from '@/server/config';
+import { startEmbeddedPostgres } from '@/server/db/embedded';
+import { migrateDatabase } from '@/server/db/migrate';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,4 +1,4 @@
-import { randomToken } from '../server/ids';
+import { randomToken } from '@/server/ids';
 
 /** A valid paid order of spec 2.4 (two rates, shipping, a discount), with overrides. */
 export function paidOrder(overrides: Record<string, unknown> = {}) {

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { Logger, run, type Runner } from 'graphile-worker';
 import { afterAll, beforeAll } from 'vitest';
-import { startKsefEmulator } from '../emulators/ksef/server';
-import { createEmulatorControl, type EmulatorControl } from '../emulators/ksef/control-client';
-import { resetConfig, ROOT } from '../server/config';
-import type { Db } from '../server/db/client';
-import { documents, type DocumentStatus } from '../server/db/schema';
-import { saveKsefCredential } from '../server/submission/credentials';
-import { createDb } from '../server/db/client';
-import { createTaskList, selectTasks } from '../worker/task-list';
+import { startKsefEmulator } from '@/emulators/ksef/server';
+import { createEmulatorControl, type EmulatorControl } from '@/emulators/ksef/control-client';
+import { resetConfig, ROOT } from '@/server/config';
+import type { Db } from '@/server/db/client';
+import { documents, type DocumentStatus } from '@/server/db/schema';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { createDb } from '@/server/db/client';
+import { createTaskList, selectTasks } from '@/worker/task-list';
 import { collect, stopGroup, waitFor } from './web';
 
 /**

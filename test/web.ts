@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { ROOT } from '../server/config';
+import { ROOT } from '@/server/config';
 
 export type RunningProcess = { url: string; port: number; pid: number; stop: () => Promise<void>; output: () => string };
 
@@ -31,7 +31,11 @@ export async function startWeb(env: Record<string, string>): Promise<RunningProc
   const output = collect(proc);
   const stop = () => stopGroup(proc);
   try {
-    await waitFor(async () => (await fetch(`${url}/docs/errors`).catch(() => null))?.ok === true, 30_000, () => output());
+    await waitFor(
+      async () => (await fetch(`${url}/docs/errors`).catch(() => null))?.ok === true,
+      30_000,
+      () => output(),
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -1,35 +1,86 @@
-import type { TaskList } from 'graphile-worker';
-import type { Db } from '../server/db/client';
-import { documentPrepare } from './tasks/document-prepare';
-import { ksefBatchStatus } from './tasks/ksef-batch-status';
-import { ksefCheck } from './tasks/ksef-check';
-import { ksefSend } from './tasks/ksef-send';
-import { ksefStatus } from './tasks/ksef-status';
-import { mailSend } from './tasks/mail-send';
-import { maintenance } from './tasks/maintenance';
-import { pdfRender } from './tasks/pdf-render';
-import { planRelease } from './tasks/plan-release';
-import { webhookDeliver } from './tasks/webhook-deliver';
+import type { JobHelpers, TaskList } from 'graphile-worker';
+import type { Db } from '@/server/db/client';
+import { parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
+import { log, withLogContext, type LogContext } from '@/server/observability/log';
+import { metrics, secondsSince } from '@/server/observability/metrics';
+import type { TaskHandler } from './tasks/task';
+
+type Loader<T extends TaskName> = () => Promise<TaskHandler<T>>;
 
 /**
- * The one explicit list of tasks (DESIGN.md: plain identifiers). Tasks get the database they run against, so a
- * test's worker works on the test's own database.
+ * One adapter per task of the job registry (the compiler refuses a missing, extra or mistyped one), each loaded on
+ * the first job of its task: a process that never renders a PDF never loads the PDF stack (@react-pdf, fonts),
+ * and a PDF-only process never loads the KSeF stack (libxml2-wasm with the FA(3) schema), which is most of what
+ * a worker process holds in memory.
  */
-export const createTaskList = (db: Db): TaskList => ({
-  document_prepare: documentPrepare(db),
-  ksef_send: ksefSend(db),
-  ksef_status: ksefStatus(db),
-  ksef_batch_status: ksefBatchStatus(db),
-  plan_release: planRelease(db),
-  ksef_check: ksefCheck(db),
-  pdf_render: pdfRender(db),
-  mail_send: mailSend(db),
-  maintenance: maintenance(db),
-  webhook_deliver: webhookDeliver(db),
-});
+const TASKS: { [T in TaskName]: Loader<T> } = {
+  document_prepare: () => import('./tasks/document-prepare').then((m) => m.documentPrepare),
+  ksef_send: () => import('./tasks/ksef-send').then((m) => m.ksefSend),
+  ksef_status: () => import('./tasks/ksef-status').then((m) => m.ksefStatus),
+  ksef_batch_status: () => import('./tasks/ksef-batch-status').then((m) => m.ksefBatchStatus),
+  plan_release: () => import('./tasks/plan-release').then((m) => m.planRelease),
+  ksef_check: () => import('./tasks/ksef-check').then((m) => m.ksefCheck),
+  pdf_render: () => import('./tasks/pdf-render').then((m) => m.pdfRender),
+  mail_send: () => import('./tasks/mail-send').then((m) => m.mailSend),
+  maintenance: () => import('./tasks/maintenance').then((m) => m.maintenance),
+  ksef_sweep: () => import('./tasks/ksef-sweep').then((m) => m.ksefSweep),
+  webhook_deliver: () => import('./tasks/webhook-deliver').then((m) => m.webhookDeliver),
+  offline_issue: () => import('./tasks/offline').then((m) => m.offlineIssue),
+  offline_deadline: () => import('./tasks/offline').then((m) => m.offlineDeadline),
+  store_delivery: () => import('./tasks/store').then((m) => m.storeDelivery),
+  store_sync: () => import('./tasks/store').then((m) => m.storeSync),
+  store_writeback: () => import('./tasks/store').then((m) => m.storeWriteback),
+};
+
+function bind<T extends TaskName>(db: Db, name: T) {
+  let run: Promise<ReturnType<TaskHandler<T>>> | undefined;
+  const load = () =>
+    (run ??= (TASKS[name] as Loader<T>)().then(
+      (adapter) => adapter(db),
+      (err: unknown) => {
+        run = undefined;
+        throw err;
+      },
+    ));
+  // jobs outlive deploys: the payload is parsed against the registry's schema, not trusted
+  return (payload: unknown, helpers: JobHelpers) => {
+    const ids = (payload ?? {}) as { documentId?: unknown; accountId?: unknown; mode?: unknown };
+    const context: LogContext = {
+      jobId: helpers.job.id,
+      task: name,
+      ...(typeof ids.documentId === 'string' && { documentId: ids.documentId }),
+      ...(typeof ids.accountId === 'string' && { accountId: ids.accountId }),
+      ...((ids.mode === 'test' || ids.mode === 'live') && { mode: ids.mode as 'test' | 'live' }),
+    };
+    return withLogContext(context, () => observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers)));
+  };
+}
+
+/** Duration and outcome of every job; a failure is logged here, with the job's ids, before graphile-worker retries it. */
+async function observeJob(task: TaskName, run: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  try {
+    await run();
+    metrics().jobDuration.observe({ task, outcome: 'ok' }, secondsSince(started));
+  } catch (err) {
+    metrics().jobDuration.observe({ task, outcome: 'failed' }, secondsSince(started));
+    metrics().jobFailures.inc({ task });
+    log.warn({ err }, 'job_failed');
+    throw err;
+  }
+}
+
+/** The worker's task list; tasks get the database they run against, so a test's worker uses the test's database. */
+export const createTaskList = (db: Db): TaskList => Object.fromEntries(TASK_NAMES.map((name) => [name, bind(db, name)]));
 
 /** plan_release at every full hour also runs at the first minute of each Europe/Warsaw month (whole-hour offset). */
-export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check ?max=1', '0 * * * * plan_release ?max=1'].join('\n');
+export const CRONTAB = [
+  '0 * * * * maintenance ?max=3',
+  '*/10 * * * * ksef_check ?max=1',
+  '* * * * * ksef_sweep ?max=1',
+  '0 * * * * plan_release ?max=1',
+  '*/10 * * * * store_sync ?max=1',
+].join('\n');
 
 /**
  * WORKER_TASKS=pdf_render (comma-separated) makes a worker process run only those tasks, `-pdf_render` all but
@@ -38,7 +89,10 @@ export const CRONTAB = ['0 * * * * maintenance ?max=3', '*/10 * * * * ksef_check
  */
 export function selectTasks(all: TaskList, spec: string | undefined): TaskList {
   if (!spec?.trim()) return all;
-  const names = spec.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = spec
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const excluded = names.filter((n) => n.startsWith('-')).map((n) => n.slice(1));
   const included = names.filter((n) => !n.startsWith('-'));
   const unknown = [...excluded, ...included].filter((n) => !(n in all));

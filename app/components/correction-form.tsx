@@ -62,8 +62,12 @@ export function CorrectionForm({ invoiceId }: { invoiceId: string }) {
           <thead>
             <tr>
               <th scope="col">{d.lineName}</th>
-              <th scope="col" className="num">{d.unitPrice}</th>
-              <th scope="col" className="num">{d.vat}</th>
+              <th scope="col" className="num">
+                {d.unitPrice}
+              </th>
+              <th scope="col" className="num">
+                {d.vat}
+              </th>
               <th scope="col">{d.returnQty}</th>
             </tr>
           </thead>
@@ -100,7 +104,8 @@ export function CorrectionForm({ invoiceId }: { invoiceId: string }) {
       </div>
       {data.shippingGrosze > 0 ? (
         <label className="check-label">
-          <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} /> {d.refundShipping} ({formatMoney(data.shippingGrosze, data.currency, locale)})
+          <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} /> {d.refundShipping} (
+          {formatMoney(data.shippingGrosze, data.currency, locale)})
         </label>
       ) : null}
       <div className="actions">

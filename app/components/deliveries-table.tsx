@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { DeliveryLogEntry } from '../../server/webhooks/list-deliveries';
+import type { DeliveryLogEntry } from '@/server/webhooks/list-deliveries';
 import { readError } from './error-text';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
@@ -35,7 +35,9 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
               <th scope="col">{w.cols.at}</th>
               <th scope="col">{w.cols.event}</th>
               {showEndpoint ? <th scope="col">{w.url}</th> : null}
-              <th scope="col" className="num">{w.cols.attempt}</th>
+              <th scope="col" className="num">
+                {w.cols.attempt}
+              </th>
               <th scope="col">{w.cols.result}</th>
               <th scope="col" />
             </tr>

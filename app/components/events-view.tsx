@@ -5,9 +5,8 @@ import { useState } from 'react';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
+import { EVENT_TYPES, type EventType } from '@/server/events/event-types';
 
-const EVENT_TYPES = ['invoice.accepted', 'invoice.rejected', 'invoice.skipped', 'correction.accepted', 'correction.rejected', 'correction.skipped'] as const;
-type EventType = (typeof EVENT_TYPES)[number];
 type EventBody = { id: string; type: string; created: number; data: { object: { id: string; number: string | null } } };
 
 export function EventsView() {
@@ -17,7 +16,7 @@ export function EventsView() {
   const [type, setType] = useState<EventType | ''>('');
   const [cursor, setCursor] = useState<string[]>([]);
   const { data } = useQuery(trpc.events.list.queryOptions({ type: type || undefined, startingAfter: cursor.at(-1) }));
-  const events = (data?.events ?? []) as EventBody[];
+  const events = (data?.data ?? []) as EventBody[];
   return (
     <>
       <h1>{e.title}</h1>
@@ -46,7 +45,8 @@ export function EventsView() {
           <li key={ev.id}>
             <details>
               <summary>
-                <code>{ev.type}</code> · <Link href={`/dashboard/invoices/${ev.data.object.id}`}>{ev.data.object.number ?? ev.data.object.id}</Link> · {formatDateTime(ev.created, locale)}
+                <code>{ev.type}</code> · <Link href={`/dashboard/invoices/${ev.data.object.id}`}>{ev.data.object.number ?? ev.data.object.id}</Link> ·{' '}
+                {formatDateTime(ev.created, locale)}
               </summary>
               <p className="muted">{e.payload}</p>
               <pre>{JSON.stringify(ev, null, 2)}</pre>

@@ -1,4 +1,4 @@
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@/app/i18n/locale';
 
 const tag = (locale: Locale) => (locale === 'pl' ? 'pl-PL' : 'en-GB');
 
@@ -13,7 +13,9 @@ export function formatMoney(grosze: number | null | undefined, currency: string 
 }
 
 export const formatDateTime = (d: Date | string | number | null | undefined, locale: Locale) =>
-  d === null || d === undefined ? '—' : new Date(typeof d === 'number' ? d * 1000 : d).toLocaleString(tag(locale), { dateStyle: 'short', timeStyle: 'medium', timeZone: 'Europe/Warsaw' });
+  d === null || d === undefined
+    ? '—'
+    : new Date(typeof d === 'number' ? d * 1000 : d).toLocaleString(tag(locale), { dateStyle: 'short', timeStyle: 'medium', timeZone: 'Europe/Warsaw' });
 
 /** grosze → the API's decimal text ("12.30") for inputs sent back through /v1 schemas. */
 export const toDecimal = (grosze: number) => `${grosze < 0 ? '-' : ''}${Math.floor(Math.abs(grosze) / 100)}.${String(Math.abs(grosze) % 100).padStart(2, '0')}`;

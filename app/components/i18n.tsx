@@ -1,7 +1,7 @@
 'use client';
 import { createContext, useContext, type ReactNode } from 'react';
-import { dictionaryFor, type Locale } from '../i18n/locale';
-import { pl, type Dictionary } from '../i18n/pl';
+import { dictionaryFor, type Locale } from '@/app/i18n/locale';
+import { pl, type Dictionary } from '@/app/i18n/pl';
 
 const I18nContext = createContext<{ locale: Locale; t: Dictionary }>({ locale: 'pl', t: pl });
 

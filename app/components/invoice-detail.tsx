@@ -5,8 +5,9 @@ import { CorrectionForm } from './correction-form';
 import { DeliveriesTable } from './deliveries-table';
 import { formatDateTime, formatDecimal, formatMoney } from './format';
 import { useI18n } from './i18n';
+import { OfflineFacts } from './offline-facts';
 import { StatusBadge } from './status-badge';
-import { IN_FLIGHT } from './statuses';
+import { isInFlight } from '@/server/documents/statuses';
 import { useTRPC } from './trpc';
 
 export function InvoiceDetail({ id }: { id: string }) {
@@ -18,7 +19,7 @@ export function InvoiceDetail({ id }: { id: string }) {
     // until the document is final and its PDF is stored, keep following it
     refetchInterval: (q) => {
       const doc = q.state.data;
-      return doc && (IN_FLIGHT.includes(doc.document.status) || (doc.document.status === 'accepted' && !doc.hasPdf)) ? 2_000 : false;
+      return doc && (isInFlight(doc.document.status) || (doc.document.status === 'accepted' && !doc.hasPdf)) ? 2_000 : false;
     },
   });
   if (error) return <p className="field-error">{error.message}</p>;
@@ -81,10 +82,33 @@ export function InvoiceDetail({ id }: { id: string }) {
                 </dd>
               </>
             ) : null}
+            {data.offline ? (
+              <>
+                <dt>{d.offline}</dt>
+                <dd className="warn" data-testid="offline">
+                  {d.offlineDeadline} {data.offline.deadline ? formatDateTime(data.offline.deadline, locale) : '—'}
+                </dd>
+              </>
+            ) : null}
+            {data.warnings.length ? (
+              <>
+                <dt>{d.warnings}</dt>
+                <dd>
+                  <ul className="warn" data-testid="warnings">
+                    {data.warnings.map((w) => (
+                      <li key={w.code}>
+                        <code>{w.code}</code>: {w.message}
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            ) : null}
             <dt>{d.mail}</dt>
             <dd>{data.mailStatus ? t.mail[data.mailStatus] : '—'}</dd>
             <dt>{d.lastError}</dt>
             <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${doc.last_error.message}` : '—'}</dd>
+            <OfflineFacts doc={doc} />
           </dl>
         </section>
         <section className="card" aria-labelledby="timeline-h">
@@ -94,7 +118,7 @@ export function InvoiceDetail({ id }: { id: string }) {
               <li key={i} data-status={step.to}>
                 <StatusBadge status={step.to} /> <time dateTime={new Date(step.at).toISOString()}>{formatDateTime(step.at, locale)}</time>
                 {step.error ? (
-                  <span className="field-error">
+                  <span className={step.error.type === 'warning' ? 'warn' : 'field-error'}>
                     {' '}
                     {step.error.code}: {step.error.message}
                   </span>
@@ -128,11 +152,21 @@ export function InvoiceDetail({ id }: { id: string }) {
                 <tr>
                   <th scope="col">{d.lineName}</th>
                   <th scope="col">{d.sku}</th>
-                  <th scope="col" className="num">{d.qty}</th>
-                  <th scope="col" className="num">{d.unitPrice}</th>
-                  <th scope="col" className="num">{d.discount}</th>
-                  <th scope="col" className="num">{d.gross}</th>
-                  <th scope="col" className="num">{d.vat}</th>
+                  <th scope="col" className="num">
+                    {d.qty}
+                  </th>
+                  <th scope="col" className="num">
+                    {d.unitPrice}
+                  </th>
+                  <th scope="col" className="num">
+                    {d.discount}
+                  </th>
+                  <th scope="col" className="num">
+                    {d.gross}
+                  </th>
+                  <th scope="col" className="num">
+                    {d.vat}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -190,9 +224,33 @@ export function InvoiceDetail({ id }: { id: string }) {
       <section className="card" aria-labelledby="files-h">
         <h2 id="files-h">{d.files}</h2>
         <ul className="inline-list">
-          <li>{data.hasPdf ? <a href={`${files}/pdf`} download>{d.pdf}</a> : <span className="muted">{d.pdf}</span>}</li>
-          <li>{data.hasXml ? <a href={`${files}/xml`} download>{d.xml}</a> : <span className="muted">{d.xml}</span>}</li>
-          <li>{data.hasUpo ? <a href={`${files}/upo`} download>{d.upo}</a> : <span className="muted">{d.upo}</span>}</li>
+          <li>
+            {data.hasPdf ? (
+              <a href={`${files}/pdf`} download>
+                {d.pdf}
+              </a>
+            ) : (
+              <span className="muted">{d.pdf}</span>
+            )}
+          </li>
+          <li>
+            {data.hasXml ? (
+              <a href={`${files}/xml`} download>
+                {d.xml}
+              </a>
+            ) : (
+              <span className="muted">{d.xml}</span>
+            )}
+          </li>
+          <li>
+            {data.hasUpo ? (
+              <a href={`${files}/upo`} download>
+                {d.upo}
+              </a>
+            ) : (
+              <span className="muted">{d.upo}</span>
+            )}
+          </li>
         </ul>
         {data.hasPdf ? <iframe className="pdf-preview" title={d.preview} src={`${files}/pdf?inline=1`} /> : <p className="muted">{d.pdfPending}</p>}
       </section>
@@ -203,7 +261,8 @@ export function InvoiceDetail({ id }: { id: string }) {
           <ul aria-label={d.corrections}>
             {doc.corrections.map((c) => (
               <li key={c.id}>
-                <Link href={`/dashboard/invoices/${c.id}`}>{c.number ?? c.id}</Link> · {c.refund.external_id} · {formatDecimal(c.total_gross, c.currency, locale)} <StatusBadge status={c.status} />
+                <Link href={`/dashboard/invoices/${c.id}`}>{c.number ?? c.id}</Link> · {c.refund.external_id} ·{' '}
+                {formatDecimal(c.total_gross, c.currency, locale)} <StatusBadge status={c.status} />
               </li>
             ))}
           </ul>

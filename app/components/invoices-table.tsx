@@ -2,11 +2,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import type { DocumentStatus } from '../../server/db/schema/enums';
+import type { DocumentStatus } from '@/server/documents/statuses';
 import { formatMoney } from './format';
 import { useI18n } from './i18n';
 import { StatusBadge } from './status-badge';
-import { IN_FLIGHT, STATUSES } from './statuses';
+import { DOCUMENT_STATUSES, isInFlight } from '@/server/documents/statuses';
 import { useTRPC } from './trpc';
 
 const PAGE_SIZE = 20;
@@ -23,9 +23,9 @@ export function InvoicesTable() {
     ...trpc.invoices.search.queryOptions({ status: status || undefined, query: query || undefined, page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
     // live refresh only while something on the page can still change
-    refetchInterval: (q) => (q.state.data?.rows.some((r) => IN_FLIGHT.includes(r.status)) ? 2_000 : false),
+    refetchInterval: (q) => (q.state.data?.rows.some((r) => isInFlight(r.status)) ? 2_000 : false),
   });
-  const inFlight = data?.rows.some((r) => IN_FLIGHT.includes(r.status)) ?? false;
+  const inFlight = data?.rows.some((r) => isInFlight(r.status)) ?? false;
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   return (
     <>
@@ -50,7 +50,7 @@ export function InvoicesTable() {
             }}
           >
             <option value="">{iv.all}</option>
-            {STATUSES.map((s) => (
+            {DOCUMENT_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t.status[s]}
               </option>

@@ -46,7 +46,12 @@ export function KsefConnection() {
       saveCert.mutate({ format: 'p12', p12Base64: await readFile(files.p12, 'base64'), password });
     } else {
       if (!files.cert || !files.key) return setCertError(t.common.required);
-      saveCert.mutate({ format: 'pem', certificatePem: await readFile(files.cert, 'text'), privateKeyPem: await readFile(files.key, 'text'), keyPassword: password || undefined });
+      saveCert.mutate({
+        format: 'pem',
+        certificatePem: await readFile(files.cert, 'text'),
+        privateKeyPem: await readFile(files.key, 'text'),
+        keyPassword: password || undefined,
+      });
     }
   };
 
@@ -98,7 +103,14 @@ export function KsefConnection() {
           }}
         >
           <h2 id="token-h">{k.tokenTitle}</h2>
-          <Field label={k.token} name="token" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} error={readError(saveToken.error)?.message} />
+          <Field
+            label={k.token}
+            name="token"
+            autoComplete="off"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            error={readError(saveToken.error)?.message}
+          />
           <button type="submit" className="primary" disabled={busy || !token.trim()}>
             {k.saveToken}
           </button>
@@ -115,14 +127,39 @@ export function KsefConnection() {
             </label>
           </fieldset>
           {format === 'p12' ? (
-            <Field label={k.p12File} type="file" accept=".p12,.pfx,application/x-pkcs12" onChange={(e) => setFiles({ p12: e.target.files?.[0] })} error={certError ?? (certFailure?.param === 'p12' ? certFailure.message : null)} />
+            <Field
+              label={k.p12File}
+              type="file"
+              accept=".p12,.pfx,application/x-pkcs12"
+              onChange={(e) => setFiles({ p12: e.target.files?.[0] })}
+              error={certError ?? (certFailure?.param === 'p12' ? certFailure.message : null)}
+            />
           ) : (
             <>
-              <Field label={k.certFile} type="file" accept=".pem,.crt,.cer" onChange={(e) => setFiles((f) => ({ ...f, cert: e.target.files?.[0] }))} error={certError ?? (certFailure?.param === 'certificate' ? certFailure.message : null)} />
-              <Field label={k.keyFile} type="file" accept=".pem,.key" onChange={(e) => setFiles((f) => ({ ...f, key: e.target.files?.[0] }))} error={certFailure?.param === 'private_key' ? certFailure.message : null} />
+              <Field
+                label={k.certFile}
+                type="file"
+                accept=".pem,.crt,.cer"
+                onChange={(e) => setFiles((f) => ({ ...f, cert: e.target.files?.[0] }))}
+                error={certError ?? (certFailure?.param === 'certificate' ? certFailure.message : null)}
+              />
+              <Field
+                label={k.keyFile}
+                type="file"
+                accept=".pem,.key"
+                onChange={(e) => setFiles((f) => ({ ...f, key: e.target.files?.[0] }))}
+                error={certFailure?.param === 'private_key' ? certFailure.message : null}
+              />
             </>
           )}
-          <Field label={format === 'p12' ? k.p12Password : k.keyPassword} type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} error={certFailure?.param === 'password' ? certFailure.message : null} />
+          <Field
+            label={format === 'p12' ? k.p12Password : k.keyPassword}
+            type="password"
+            autoComplete="off"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={certFailure?.param === 'password' ? certFailure.message : null}
+          />
           <button type="submit" className="primary" disabled={busy}>
             {k.saveCert}
           </button>

@@ -2,12 +2,19 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { DayChart } from './day-chart';
+import { OfflineAtRisk } from './offline-at-risk';
 import { useI18n } from './i18n';
 import { StatusBadge } from './status-badge';
-import { STATUSES } from './statuses';
+import { DOCUMENT_STATUSES } from '@/server/documents/statuses';
 import { useTRPC } from './trpc';
 
-const STEP_LINKS = { seller: '/dashboard/seller', ksef: '/dashboard/ksef', api_key: '/dashboard/api-keys', first_invoice: '/dashboard/invoices', webhook: '/dashboard/webhooks' } as const;
+const STEP_LINKS = {
+  seller: '/dashboard/seller',
+  ksef: '/dashboard/ksef',
+  api_key: '/dashboard/api-keys',
+  first_invoice: '/dashboard/invoices',
+  webhook: '/dashboard/webhooks',
+} as const;
 
 export function OverviewView() {
   const { t } = useI18n();
@@ -39,9 +46,15 @@ export function OverviewView() {
             <dt>{o.environment}</dt>
             <dd>{data ? t.ksef.env[data.sending.environment] : '\u00a0'}</dd>
             <dt>{o.connection}</dt>
-            <dd>{data ? (data.sending.connected ? o.connected : `${o.notConnected}${data.sending.checkError ? ` (${data.sending.checkError})` : ''}`) : '\u00a0'}</dd>
+            <dd>
+              {data ? (data.sending.connected ? o.connected : `${o.notConnected}${data.sending.checkError ? ` (${data.sending.checkError})` : ''}`) : '\u00a0'}
+            </dd>
             <dt>{o.queueDepth}</dt>
-            <dd data-testid="queue-depth">{data ? `${data.sending.queue.total} (${t.status.pending} ${data.sending.queue.pending}, ${t.status.queued} ${data.sending.queue.queued}, ${t.status.sending} ${data.sending.queue.sending})` : '\u00a0'}</dd>
+            <dd data-testid="queue-depth">
+              {data
+                ? `${data.sending.queue.total} (${t.status.pending} ${data.sending.queue.pending}, ${t.status.queued} ${data.sending.queue.queued}, ${t.status.sending} ${data.sending.queue.sending})`
+                : '\u00a0'}
+            </dd>
             <dt>{o.sendingMode}</dt>
             <dd data-testid="sending-method">{data ? (data.sending.method === 'batch' ? o.batch : o.interactive) : '\u00a0'}</dd>
             <dt>{o.requests}</dt>
@@ -49,7 +62,8 @@ export function OverviewView() {
               {data && data.sending.windows.length === 0 ? <span className="muted">{o.noRequests}</span> : null}
               {data?.sending.windows.map((w) => (
                 <div key={w.group}>
-                  <code>{w.group}</code>: {limitText(w.used.second, w.perSecond)}/s · {limitText(w.used.minute, w.perMinute)}/min · {limitText(w.used.hour, w.perHour)}/h
+                  <code>{w.group}</code>: {limitText(w.used.second, w.perSecond)}/s · {limitText(w.used.minute, w.perMinute)}/min ·{' '}
+                  {limitText(w.used.hour, w.perHour)}/h
                 </div>
               ))}
             </dd>
@@ -67,10 +81,11 @@ export function OverviewView() {
           </dl>
           {data?.plan.monthlyLimit ? <progress max={data.plan.monthlyLimit} value={data.plan.issuedThisMonth} aria-label={o.issuedThisMonth} /> : null}
         </section>
+        <OfflineAtRisk />
         <section className="card" aria-labelledby="counts-h">
           <h2 id="counts-h">{o.counts}</h2>
           <ul className="counts">
-            {STATUSES.map((s) => (
+            {DOCUMENT_STATUSES.map((s) => (
               <li key={s}>
                 <StatusBadge status={s} /> <strong data-testid={`count-${s}`}>{data ? data.counts[s] : '\u00a0'}</strong>
               </li>

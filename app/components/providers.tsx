@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
 import superjson from 'superjson';
-import type { AppRouter } from '../../server/trpc/root';
-import type { Locale } from '../i18n/locale';
+import type { AppRouter } from '@/server/trpc/root';
+import type { Locale } from '@/app/i18n/locale';
 import { I18nProvider } from './i18n';
 import { TRPCProvider } from './trpc';
 

@@ -16,7 +16,10 @@ export function SecretOnce({ title, value }: { title: string; value: string }) {
         <button
           type="button"
           onClick={() => {
-            void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false));
+            void navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            );
           }}
         >
           {copied ? t.common.copied : t.common.copy}

@@ -1,13 +1,13 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { isValidNip, normalizeNip } from '../../server/orders/nip';
+import { isValidNip, normalizeNip } from '@/server/orders/nip';
 import { readError } from './error-text';
 import { Field } from './field';
 import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
 
-type Form = { nip: string; name: string; address1: string; address2: string };
+type Form = { nip: string; name: string; address1: string; address2: string; cashAccounting: boolean };
 
 type Loaded = Form & { configured: boolean };
 
@@ -30,7 +30,13 @@ function SellerFields({ initial }: { initial: Loaded }) {
   const s = t.seller;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<Form>({ nip: initial.nip, name: initial.name, address1: initial.address1, address2: initial.address2 });
+  const [form, setForm] = useState<Form>({
+    nip: initial.nip,
+    name: initial.name,
+    address1: initial.address1,
+    address2: initial.address2,
+    cashAccounting: initial.cashAccounting,
+  });
   const [touched, setTouched] = useState(false);
   const [saved, setSaved] = useState(false);
   const save = useMutation(
@@ -45,7 +51,7 @@ function SellerFields({ initial }: { initial: Loaded }) {
   const nipValid = isValidNip(nipDigits);
   const nipError = form.nip && (nipDigits.length >= 10 || touched) && !nipValid ? s.nipInvalid : null;
   const serverError = readError(save.error);
-  const errorFor = (f: keyof Form) => (touched && f !== 'address2' && !form[f].trim() ? t.common.required : serverError?.param === f ? serverError.message : null);
+  const errorFor = (f: 'nip' | 'name' | 'address1') => (touched && !form[f].trim() ? t.common.required : serverError?.param === f ? serverError.message : null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
@@ -53,7 +59,7 @@ function SellerFields({ initial }: { initial: Loaded }) {
     if (!nipValid || !form.name.trim() || !form.address1.trim()) return;
     save.mutate(form);
   };
-  const set = (f: keyof Form) => (e: { target: { value: string } }) => setForm((prev) => ({ ...prev, [f]: e.target.value }));
+  const set = (f: 'nip' | 'name' | 'address1' | 'address2') => (e: { target: { value: string } }) => setForm((prev) => ({ ...prev, [f]: e.target.value }));
   const configured = saved ? save.data?.configured : initial.configured;
   return (
     <>
@@ -61,10 +67,40 @@ function SellerFields({ initial }: { initial: Loaded }) {
         {configured ? s.configured : s.notConfigured}
       </p>
       <form className="card form" onSubmit={submit} noValidate aria-label={s.title}>
-        <Field label={s.nip} name="nip" inputMode="numeric" autoComplete="off" value={form.nip} onChange={set('nip')} error={nipError ?? errorFor('nip')} ok={nipValid ? s.nipOk : null} required />
+        <Field
+          label={s.nip}
+          name="nip"
+          inputMode="numeric"
+          autoComplete="off"
+          value={form.nip}
+          onChange={set('nip')}
+          error={nipError ?? errorFor('nip')}
+          ok={nipValid ? s.nipOk : null}
+          required
+        />
         <Field label={s.name} name="name" autoComplete="organization" value={form.name} onChange={set('name')} error={errorFor('name')} required />
-        <Field label={s.address1} name="address1" autoComplete="address-line1" value={form.address1} onChange={set('address1')} error={errorFor('address1')} required />
+        <Field
+          label={s.address1}
+          name="address1"
+          autoComplete="address-line1"
+          value={form.address1}
+          onChange={set('address1')}
+          error={errorFor('address1')}
+          required
+        />
         <Field label={s.address2} name="address2" autoComplete="address-line2" value={form.address2} onChange={set('address2')} />
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              name="cashAccounting"
+              checked={form.cashAccounting}
+              onChange={(e) => setForm((prev) => ({ ...prev, cashAccounting: e.target.checked }))}
+            />{' '}
+            {s.cashAccounting}
+          </label>
+          <p className="field-hint">{s.cashAccountingHint}</p>
+        </div>
         <div className="actions">
           <button type="submit" className="primary" disabled={save.isPending}>
             {save.isPending ? t.common.saving : t.common.save}

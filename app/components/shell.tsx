@@ -4,7 +4,7 @@ import { signOut } from 'next-auth/react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
-import type { Locale } from '../i18n/locale';
+import type { Locale } from '@/app/i18n/locale';
 import { writePreference } from './cookies';
 import { useI18n } from './i18n';
 
@@ -13,6 +13,7 @@ const LINKS = [
   ['/dashboard/invoices', 'invoices'],
   ['/dashboard/seller', 'seller'],
   ['/dashboard/ksef', 'ksef'],
+  ['/dashboard/store', 'store'],
   ['/dashboard/webhooks', 'webhooks'],
   ['/dashboard/api-keys', 'apiKeys'],
   ['/dashboard/events', 'events'],
@@ -62,7 +63,11 @@ export function Shell({ email, mode, liveEnabled, children }: { email: string; m
           {t.signOut}
         </button>
       </header>
-      {mode === 'test' ? <div className="test-banner">{t.mode.label}: {t.mode.test}</div> : null}
+      {mode === 'test' ? (
+        <div className="test-banner">
+          {t.mode.label}: {t.mode.test}
+        </div>
+      ) : null}
       <nav aria-label={t.nav.main} className="nav">
         <ul>
           {LINKS.map(([href, key]) => (

@@ -29,7 +29,16 @@ export function SignInForm() {
       <p className="brand">{t.brand}</p>
       <h1 id="signin-h">{a.signInTitle}</h1>
       <Field label={a.email} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-      <Field label={a.password} type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error} required />
+      <Field
+        label={a.password}
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={error}
+        required
+      />
       <button type="submit" className="primary" disabled={busy}>
         {a.signIn}
       </button>

@@ -64,8 +64,27 @@ export function SignUpForm() {
     <form className="card form auth-card" onSubmit={submit} noValidate aria-labelledby="signup-h">
       <p className="brand">{t.brand}</p>
       <h1 id="signup-h">{a.signUpTitle}</h1>
-      <Field label={a.email} type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
-      <Field label={a.password} type="password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={passwordError} hint={a.passwordHint} required />
+      <Field
+        label={a.email}
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={emailError}
+        required
+      />
+      <Field
+        label={a.password}
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={passwordError}
+        hint={a.passwordHint}
+        required
+      />
       <button type="submit" className="primary" disabled={signUp.isPending}>
         {a.signUp}
       </button>

@@ -1,5 +1,5 @@
 'use client';
-import type { DocumentStatus } from '../../server/db/schema/enums';
+import type { DocumentStatus } from '@/server/documents/statuses';
 import { useI18n } from './i18n';
 
 export function StatusBadge({ status }: { status: DocumentStatus }) {

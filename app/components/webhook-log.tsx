@@ -18,7 +18,7 @@ export function WebhookLog({ id }: { id: string }) {
       </p>
       <h1>{w.deliveryLog}</h1>
       <p className="mono">{endpoint.data?.url ?? '\u00a0'}</p>
-      <section className="card">{log.data ? <DeliveriesTable deliveries={log.data.deliveries} /> : <p className="muted">{t.common.loading}</p>}</section>
+      <section className="card">{log.data ? <DeliveriesTable deliveries={log.data.data} /> : <p className="muted">{t.common.loading}</p>}</section>
     </>
   );
 }

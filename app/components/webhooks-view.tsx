@@ -8,8 +8,8 @@ import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { SecretOnce } from './secret-once';
 import { useTRPC } from './trpc';
+import { EVENT_TYPES } from '@/server/events/event-types';
 
-const EVENT_TYPES = ['invoice.accepted', 'invoice.rejected', 'invoice.skipped', 'correction.accepted', 'correction.rejected', 'correction.skipped'] as const;
 type EventChoice = (typeof EVENT_TYPES)[number] | '*';
 
 export function WebhooksView() {

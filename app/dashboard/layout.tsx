@@ -1,12 +1,12 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { serverCaller } from '../../server/trpc/server-caller';
-import { EarlyAccess } from '../components/early-access';
-import { Providers } from '../components/providers';
-import { Shell } from '../components/shell';
-import { LOCALE_COOKIE, readLocale } from '../i18n/locale';
-import '../components/dashboard.css';
+import { serverCaller } from '@/server/trpc/server-caller';
+import { EarlyAccess } from '@/app/components/early-access';
+import { Providers } from '@/app/components/providers';
+import { Shell } from '@/app/components/shell';
+import { LOCALE_COOKIE, readLocale } from '@/app/i18n/locale';
+import '@/app/components/dashboard.css';
 
 export const dynamic = 'force-dynamic';
 

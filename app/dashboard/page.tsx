@@ -1,4 +1,4 @@
-import { OverviewView } from '../components/overview-view';
+import { OverviewView } from '@/app/components/overview-view';
 
 export const metadata = { title: 'KSeF Relay · Dashboard' };
 

@@ -4,7 +4,11 @@ export function readArgs<T extends Record<string, number>>(defaults: T, argv = p
   for (const arg of argv) {
     const [name, value] = arg.split('=');
     if (!name || !(name in defaults) || value === undefined || !Number.isFinite(Number(value))) {
-      throw new Error(`unknown argument ${arg}; expected ${Object.keys(defaults).map((k) => `${k}=<number>`).join(' ')}`);
+      throw new Error(
+        `unknown argument ${arg}; expected ${Object.keys(defaults)
+          .map((k) => `${k}=<number>`)
+          .join(' ')}`,
+      );
     }
     out[name] = Number(value);
   }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../server/db/client';
+import type { Db } from '@/server/db/client';
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux this runs on
 

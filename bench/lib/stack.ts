@@ -1,19 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
-import { createAccount } from '../../server/accounts/create-account';
-import { ROOT } from '../../server/config';
-import { createDb, type Db } from '../../server/db/client';
-import { startEmbeddedPostgres } from '../../server/db/embedded';
-import { migrateDatabase } from '../../server/db/migrate';
-import { randomToken } from '../../server/ids';
-import { withDatabase } from '../../test/global-setup';
-import { startWeb } from '../../test/web';
+import { createAccount } from '@/server/accounts/create-account';
+import { ROOT } from '@/server/config';
+import { createDb, type Db } from '@/server/db/client';
+import { startEmbeddedPostgres } from '@/server/db/embedded';
+import { migrateDatabase } from '@/server/db/migrate';
+import { randomToken } from '@/server/ids';
+import { withDatabase } from '@/test/global-setup';
+import { startWeb } from '@/test/web';
+import { startBareApp } from './bare-app';
 import { cpuSpentMs, listBackendPids, takeCpuSnapshot, type CpuMeter } from './cpu';
 
 export type BenchStack = {
+  /** The web server's process group (next start and any child it forks). */
+  webPid: number;
   /** Base URL of the production Next.js server. */
   url: string;
+  /** Base URL of the bare baseline app (bench/bare-app), whose GET /bench/bare answers `{}`. */
+  bareUrl: string;
   /** Test-mode API keys, one per account. */
   keys: string[];
   databaseUrl: string;
@@ -27,10 +32,10 @@ const SELLER = { nip: '5260250274', name: 'Sklep Benchmarkowy sp. z o.o.', addre
 const EMBEDDED_PORT = 54349;
 
 /**
- * A throw-away database with `accounts` accounts made through createAccount, and `next start` from the current
- * build with BENCH_BARE_ROUTE=1 so that /bench/bare answers `{}` (as test/web.ts starts it, but keeping the
- * process id for CPU figures). DATABASE_URL names the server to use (its
- * database is only used to create and drop ours); without it an embedded cluster under .data/pg-bench runs.
+ * A throw-away database with `accounts` accounts made through createAccount, `next start` from the current build
+ * (as test/web.ts starts it, keeping the process id for CPU figures), and the bare baseline app beside it
+ * (bench/lib/bare-app.ts). DATABASE_URL names the server to use (its database is only used to create and drop
+ * ours); without it an embedded cluster under .data/pg-bench runs.
  */
 export async function startBenchStack(options: { accounts: number }): Promise<BenchStack> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -57,9 +62,13 @@ export async function startBenchStack(options: { accounts: number }): Promise<Be
     cleanups.push(() => db.$client.end());
     const keys = await createKeys(db, options.accounts);
     // Sealing (idempotent answers, credentials) needs a secret; a run of its own gets a fresh one.
-    const web = await startWeb({ DATABASE_URL: url, BENCH_BARE_ROUTE: '1', APP_SECRET: process.env.APP_SECRET ?? randomToken(256) });
+    const web = await startWeb({ DATABASE_URL: url, APP_SECRET: process.env.APP_SECRET ?? randomToken(256) });
     cleanups.push(web.stop);
-    const snapshot = async () => ({ web: takeCpuSnapshot([web.pid]), postgres: takeCpuSnapshot(await listBackendPids(db, name)) });
+    const bare = await startBareApp();
+    cleanups.push(bare.stop);
+    // Both servers count as "web": the one not under load adds next to nothing.
+    const webPids = [web.pid, bare.pid];
+    const snapshot = async () => ({ web: takeCpuSnapshot(webPids), postgres: takeCpuSnapshot(await listBackendPids(db, name)) });
     const startCpuMeter: CpuMeter = async () => {
       const before = await snapshot();
       return async () => {
@@ -67,7 +76,7 @@ export async function startBenchStack(options: { accounts: number }): Promise<Be
         return { webMs: cpuSpentMs(before.web, after.web), postgresMs: cpuSpentMs(before.postgres, after.postgres) };
       };
     };
-    return { url: web.url, keys, databaseUrl: url, db, startCpuMeter, stop };
+    return { url: web.url, bareUrl: bare.url, webPid: web.pid, keys, databaseUrl: url, db, startCpuMeter, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -89,4 +98,3 @@ async function createKeys(db: Db, count: number): Promise<string[]> {
   );
   return keys;
 }
-

@@ -61,3 +61,15 @@ export class WebhooksPage {
   deliveries = () => this.page.getByRole('table', { name: 'Dziennik dostarczeń' }).getByRole('row');
   resend = () => this.page.getByRole('button', { name: 'Wyślij ponownie' });
 }
+
+export class StorePage {
+  constructor(private readonly page: Page) {}
+  url = () => this.page.getByLabel('Adres sklepu');
+  consumerKey = () => this.page.getByLabel('Klucz klienta (consumer key)');
+  consumerSecret = () => this.page.getByLabel('Sekret klienta (consumer secret)');
+  connect = () => this.page.getByRole('button', { name: 'Połącz sklep' });
+  webhooks = () => this.page.getByRole('table', { name: 'Webhooki w sklepie' }).getByRole('row');
+  storeUrl = () => this.page.getByTestId('store-url');
+  lastEvent = () => this.page.getByTestId('store-last-event');
+  skippedCounts = () => this.page.getByTestId('store-skipped-counts');
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decryptRsaOaep } from '../../server/ksef/crypto';
+import { decryptRsaOaep } from '@/server/ksef/crypto';
+import { certificateSubject } from './certificate-authority';
 import { json, readJson, type Ctx } from './context';
 import { fail, newReferenceNumber } from './kit';
 import type { AuthMethod, AuthOperation, EmulatorState, StatusInfo } from './state';
@@ -19,9 +20,21 @@ const ZInitTokenAuthentication = z.object({
 const STATUS = {
   inProgress: { code: 100, description: 'Uwierzytelnianie w toku' },
   ok: { code: 200, description: 'Uwierzytelnianie zakończone sukcesem' },
-  noPermissions: (detail: string): StatusInfo => ({ code: 415, description: 'Uwierzytelnianie zakończone niepowodzeniem z powodu braku nadanych uprawnień', details: [detail] }),
-  badToken: (detail: string): StatusInfo => ({ code: 450, description: 'Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu', details: [detail] }),
-  blocked: { code: 480, description: 'Uwierzytelnienie zablokowane', details: ['Podejrzenie incydentu bezpieczeństwa. Skontaktuj się z Ministerstwem Finansów.'] } as StatusInfo,
+  noPermissions: (detail: string): StatusInfo => ({
+    code: 415,
+    description: 'Uwierzytelnianie zakończone niepowodzeniem z powodu braku nadanych uprawnień',
+    details: [detail],
+  }),
+  badToken: (detail: string): StatusInfo => ({
+    code: 450,
+    description: 'Uwierzytelnianie zakończone niepowodzeniem z powodu błędnego tokenu',
+    details: [detail],
+  }),
+  blocked: {
+    code: 480,
+    description: 'Uwierzytelnienie zablokowane',
+    details: ['Podejrzenie incydentu bezpieczeństwa. Skontaktuj się z Ministerstwem Finansów.'],
+  } as StatusInfo,
 } as const;
 
 export function challenge(ctx: Ctx) {
@@ -98,7 +111,8 @@ export function xadesAuth(ctx: Ctx) {
   const method: AuthMethod = verified.organisation
     ? { method: 'QualifiedSeal', category: 'XadesSignature', displayName: 'Pieczęć kwalifikowana' }
     : { method: 'QualifiedSignature', category: 'XadesSignature', displayName: 'Podpis kwalifikowany' };
-  return startOperation(ctx, verified.contextNip, method, final, { documentDigest: verified.documentDigest });
+  const subject = verified.subjectNip ? certificateSubject(verified.certificateDer, verified.subjectNip) : undefined;
+  return startOperation(ctx, verified.contextNip, method, final, { documentDigest: verified.documentDigest, subject });
 }
 
 function currentStatus(op: AuthOperation): StatusInfo {
@@ -117,7 +131,11 @@ export function authStatus(ctx: Ctx) {
   return json(200, {
     startDate: op.startDate.toISOString(),
     authenticationMethod: op.method.method,
-    authenticationMethodInfo: { category: op.method.category, code: op.method.method === 'Token' ? 'token.ksef' : 'certificate', displayName: op.method.displayName },
+    authenticationMethodInfo: {
+      category: op.method.category,
+      code: op.method.method === 'Token' ? 'token.ksef' : 'certificate',
+      displayName: op.method.displayName,
+    },
     status: currentStatus(op),
     isTokenRedeemed: op.redeemed,
     lastTokenRefreshDate: op.lastRefresh?.toISOString() ?? null,

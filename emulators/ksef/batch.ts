@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unzipSync } from 'fflate';
 import { z } from 'zod';
-import { decryptAes } from '../../server/ksef/crypto';
+import { decryptAes } from '@/server/ksef/crypto';
 import { json, readJson, type Ctx } from './context';
 import { fail, type Reply } from './kit';
 import { SESSION_STATUS, finishSessionIfDone } from './processing';
@@ -38,7 +38,12 @@ export function openBatchSession(ctx: Ctx): Reply {
   const ordinals = body.batchFile.fileParts.map((p) => p.ordinalNumber).sort((a, b) => a - b);
   if (ordinals.some((n, i) => n !== i + 1)) throw fail.validation(['batchFile.fileParts: numery części muszą być kolejne od 1.']);
   const session = newSession(ctx, 'batch', unwrapSessionKey(ctx.state, body.encryption));
-  session.batch = { fileSize: body.batchFile.fileSize, fileHash: body.batchFile.fileHash, parts: body.batchFile.fileParts.map((p) => ({ ...p })), offline: body.offlineMode ?? false };
+  session.batch = {
+    fileSize: body.batchFile.fileSize,
+    fileHash: body.batchFile.fileHash,
+    parts: body.batchFile.fileParts.map((p) => ({ ...p })),
+    offline: body.offlineMode ?? false,
+  };
   const ttl = PART_WINDOW_MS * body.batchFile.fileParts.length;
   const partUploadRequests = session.batch.parts.map((p) => ({
     ordinalNumber: p.ordinalNumber,
@@ -79,7 +84,11 @@ function processPackage(ctx: Ctx, session: Session): void {
   }
   const zip = Buffer.concat(plainParts);
   if (zip.length !== batch.fileSize || sha256(zip) !== batch.fileHash) {
-    return failBatch(session, { code: 405, description: 'Błąd weryfikacji poprawności dostarczonego pakietu', details: ['Rozmiar lub skrót paczki nie odpowiada deklaracji.'] });
+    return failBatch(session, {
+      code: 405,
+      description: 'Błąd weryfikacji poprawności dostarczonego pakietu',
+      details: ['Rozmiar lub skrót paczki nie odpowiada deklaracji.'],
+    });
   }
   let files: Record<string, Uint8Array>;
   try {
@@ -107,7 +116,11 @@ export function closeBatchSession(ctx: Ctx): Reply {
   session.dateUpdated = new Date();
   for (const part of session.batch?.parts ?? []) {
     if (part.data && sha256(part.data) !== part.fileHash) {
-      failBatch(session, { code: 405, description: 'Błąd weryfikacji poprawności dostarczonego pakietu', details: [`Skrót części ${part.ordinalNumber} nie odpowiada deklaracji.`] });
+      failBatch(session, {
+        code: 405,
+        description: 'Błąd weryfikacji poprawności dostarczonego pakietu',
+        details: [`Skrót części ${part.ordinalNumber} nie odpowiada deklaracji.`],
+      });
       return { status: 204 };
     }
   }

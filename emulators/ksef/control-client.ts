@@ -8,6 +8,17 @@ export type EmulatorCounters = {
   invoices: { byNumber: Record<string, number>; byHash: Record<string, number>; accepted: number; rejected: number };
 };
 
+export type QrVerification = {
+  /** KOD I: Accepted, TechnicallyCorrected (ksefNumber is the replacement's) or NotInKsef. */
+  status?: 'Accepted' | 'TechnicallyCorrected' | 'NotInKsef';
+  ksefNumber?: string;
+  invoicingMode?: 'Online' | 'Offline';
+  /** KOD II: every check passed. */
+  valid?: boolean;
+  checks?: { format: boolean; certificateValid?: boolean; signatureValid?: boolean; contextPermitted?: boolean; sellerPermitted?: boolean };
+  certificate?: { serialNumber: string; type: string; status: string; validFrom: string; validTo: string };
+};
+
 /** Typed client for the emulator's /control endpoints; takes the emulator's KSeF base URL (…/v2) or its origin. */
 export function createEmulatorControl(emulatorUrl: string) {
   const origin = new URL(emulatorUrl).origin;
@@ -30,6 +41,12 @@ export function createEmulatorControl(emulatorUrl: string) {
     setProcessingDelay: (delayMs: number) => call<{ delayMs: number }>('PUT', '/processing', { delayMs }),
     setLifetimes: (l: { accessSeconds?: number; refreshSeconds?: number; challengeSeconds?: number }) => call<unknown>('PUT', '/lifetimes', l),
     counters: () => call<EmulatorCounters>('GET', '/counters'),
+    /** What the Ministry's QR page says about a KOD I or KOD II link (the emulator answers for any qr* host under /qr). */
+    async verifyQr(link: string): Promise<QrVerification> {
+      const res = await fetch(`${origin}/qr${new URL(link).pathname}`);
+      if (!res.ok) throw new Error(`emulator QR page ${link}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as QrVerification;
+    },
   };
 }
 

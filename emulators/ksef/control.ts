@@ -23,7 +23,11 @@ export const ZFaultRule = z.object({
 const ZFaults = z.object({ rules: z.array(ZFaultRule), seed: z.number().int().optional() });
 const ZLimits = z.object({ mode: z.enum(['test', 'prod', 'off']) });
 const ZProcessing = z.object({ delayMs: z.number().int().min(0) });
-const ZLifetimes = z.object({ accessSeconds: z.number().positive().optional(), refreshSeconds: z.number().positive().optional(), challengeSeconds: z.number().positive().optional() });
+const ZLifetimes = z.object({
+  accessSeconds: z.number().positive().optional(),
+  refreshSeconds: z.number().positive().optional(),
+  challengeSeconds: z.number().positive().optional(),
+});
 
 export function createCredentials(ctx: Ctx): Reply {
   const body = readJson(ctx, ZCredentials);

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { config } from '../../server/config';
-import { authenticate } from '../../server/ksef/auth';
-import { createKsefClient, type KsefClient } from '../../server/ksef/client';
-import { KsefUnavailableError } from '../../server/ksef/http';
-import { getInvoiceStatus, openOnlineSession, sendInvoice } from '../../server/ksef/online-session';
+import { config } from '@/server/config';
+import { authenticate } from '@/server/ksef/auth';
+import { createKsefClient, type KsefClient } from '@/server/ksef/client';
+import { KsefUnavailableError } from '@/server/ksef/http';
+import { getInvoiceStatus, openOnlineSession, sendInvoice } from '@/server/ksef/online-session';
 import { createContractChecker } from './contract';
 import { createEmulatorControl, type EmulatorControl } from './control-client';
 import type { FaultRule } from './faults';
@@ -27,7 +27,11 @@ afterEach(async () => {
 afterAll(() => emulator.close());
 
 const challenge = () => client.http.json<{ challenge: string }>({ method: 'POST', path: '/auth/challenge' });
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 test.each<[string, FaultRule, (e: KsefUnavailableError) => void]>([
   ['5xx', { endpoint: 'authChallenge', kind: 'error5xx', status: 503 }, (e) => expect(e.status).toBe(503)],
@@ -106,7 +110,11 @@ test('production limits: the 11th session opening in a second gets 429 with Retr
   const second = await authenticate(client, { kind: 'token', nip: other, token: credentials.token });
   expect((await openOnlineSession(client, second.accessToken)).referenceNumber).toHaveLength(36);
 
-  const raw = await fetch(`${emulator.url}/sessions/online`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' }, body: '{}' });
+  const raw = await fetch(`${emulator.url}/sessions/online`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(raw.status).toBe(429);
   expect(await raw.json()).toMatchObject({ status: { code: 429, description: 'Too Many Requests' } });
   expect((await control.counters()).rateLimited).toBeGreaterThanOrEqual(2);

@@ -40,7 +40,13 @@ export const createFaultState = (seed: number): FaultState => ({ rules: [], rand
 function matcherFor(endpoint: string): (op: string, path: string) => boolean {
   if (endpoint === '*') return () => true;
   if (!endpoint.startsWith('/')) return (op) => op === endpoint;
-  const re = new RegExp(`^${endpoint.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]+').replace(/\u0000/g, '.*')}$`);
+  const re = new RegExp(
+    `^${endpoint
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*/g, '\u0000')
+      .replace(/\*/g, '[^/]+')
+      .replace(/\u0000/g, '.*')}$`,
+  );
   return (_op, path) => re.test(path);
 }
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { config } from '../../server/config';
-import { authenticate, KsefAuthError, refreshAccessToken } from '../../server/ksef/auth';
-import { createKsefClient, type KsefClient } from '../../server/ksef/client';
-import { KsefApiError } from '../../server/ksef/http';
-import { isValidKsefNumber } from '../../server/ksef/ksef-number';
+import { config } from '@/server/config';
+import { authenticate, KsefAuthError, refreshAccessToken } from '@/server/ksef/auth';
+import { createKsefClient, type KsefClient } from '@/server/ksef/client';
+import { KsefApiError } from '@/server/ksef/http';
+import { isValidKsefNumber } from '@/server/ksef/ksef-number';
 import {
   closeOnlineSession,
   getInvoiceStatus,
@@ -13,9 +13,9 @@ import {
   listSessionInvoices,
   openOnlineSession,
   sendInvoice,
-} from '../../server/ksef/online-session';
-import { createTestCertificate } from '../../server/ksef/test-certificate';
-import { validateXml } from '../../server/ksef/xsd';
+} from '@/server/ksef/online-session';
+import { createTestCertificate } from './self-signed-certificate';
+import { validateXml } from '@/server/ksef/xsd';
 import { createContractChecker } from './contract';
 import { createEmulatorControl, type EmulatorControl } from './control-client';
 import { startKsefEmulator, type KsefEmulator } from './server';
@@ -120,7 +120,7 @@ test('a tampered signed document is refused with 9105', async () => {
   const nip = randomNip();
   const cert = await createTestCertificate({ nip, algorithm: 'ec' });
   const { challenge } = await client.http.json<{ challenge: string }>({ method: 'POST', path: '/auth/challenge' });
-  const { buildAuthTokenRequest, signXades } = await import('../../server/ksef/xades');
+  const { buildAuthTokenRequest, signXades } = await import('@/server/ksef/xades');
   const signed = signXades(buildAuthTokenRequest({ challenge, nip }), cert).replace(`<Nip>${nip}</Nip>`, `<Nip>${randomNip()}</Nip>`);
   const err = await client.http.json({ method: 'POST', path: '/auth/xades-signature', body: signed, contentType: 'application/xml' }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(KsefApiError);
@@ -144,7 +144,7 @@ test('redeem works once (21301)', async () => {
   const { token } = await control.createCredentials(nip);
   const { challenge, timestampMs } = await client.http.json<{ challenge: string; timestampMs: number }>({ method: 'POST', path: '/auth/challenge' });
   const key = await client.publicKey('KsefTokenEncryption');
-  const { encryptRsaOaep, parseKsefCertificate } = await import('../../server/ksef/crypto');
+  const { encryptRsaOaep, parseKsefCertificate } = await import('@/server/ksef/crypto');
   const encryptedToken = encryptRsaOaep(parseKsefCertificate(key.certificate).publicKey, Buffer.from(`${token}|${timestampMs}`)).toString('base64');
   const init = await client.http.json<{ authenticationToken: { token: string } }>({
     method: 'POST',
@@ -181,6 +181,8 @@ test('every response in these tests matched the official OpenAPI', () => {
 
 test('the contract checker does catch a body that breaks the schema', () => {
   const own = createContractChecker(config().KSEF_OPENAPI_PATH);
-  expect(own.check('GET', '/sessions/20250625-SO-2C3E6C8000-B675CF5D68-07', 200, 'application/json', '{"status":{"code":"x"}}').errors).toMatch(/dateCreated|code/);
+  expect(own.check('GET', '/sessions/20250625-SO-2C3E6C8000-B675CF5D68-07', 200, 'application/json', '{"status":{"code":"x"}}').errors).toMatch(
+    /dateCreated|code/,
+  );
   expect(own.check('POST', '/auth/challenge', 200, 'application/json', '{"challenge":"c","timestamp":"t","timestampMs":1,"clientIp":"x"}').errors).toBeTruthy();
 });

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
-import type { PublicKeyUsage } from '../../server/ksef/crypto';
-import { createSelfSignedCertificate } from '../../server/ksef/test-certificate';
+import type { PublicKeyUsage } from '@/server/ksef/crypto';
+import { createSelfSignedCertificate } from './self-signed-certificate';
 
 export type EmulatorKey = {
   usage: PublicKeyUsage;

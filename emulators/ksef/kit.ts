@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { crc8 } from '../../server/ksef/ksef-number';
+import { crc8 } from '@/server/ksef/ksef-number';
 
 /** A KSeF refusal: rendered as ExceptionResponse, or problem+json when the client asks (README §3). */
 export class KsefFailure extends Error {
@@ -22,7 +22,8 @@ export const fail = {
   authUnknown: (ref: string) => new KsefFailure(400, 21304, 'Brak uwierzytelnienia.', [`Operacja uwierzytelnienia ${ref} nie istnieje.`]),
   redeemed: (detail: string) => new KsefFailure(400, 21301, 'Brak autoryzacji.', [detail]),
   sessionUnknown: (ref: string) => new KsefFailure(400, 21173, 'Brak sesji o wskazanym numerze referencyjnym.', [`Sesja ${ref} nie istnieje.`]),
-  sessionState: (ref: string, code: number) => new KsefFailure(400, 21180, 'Status sesji nie pozwala na wykonanie operacji.', [`Sesja ${ref} ma status ${code}.`]),
+  sessionState: (ref: string, code: number) =>
+    new KsefFailure(400, 21180, 'Status sesji nie pozwala na wykonanie operacji.', [`Sesja ${ref} ma status ${code}.`]),
   invoiceLimit: () => new KsefFailure(400, 21155, 'Przekroczono dozwoloną liczbę faktur w sesji.'),
   size: (detail: string) => new KsefFailure(400, 21402, 'Nieprawidłowy rozmiar pliku.', [detail]),
   hash: (detail: string) => new KsefFailure(400, 21403, 'Nieprawidłowy skrót pliku.', [detail]),
@@ -76,7 +77,7 @@ export function renderFailure(f: KsefFailure, path: string, problemDetails: bool
  * Reference numbers look like `20250625-SO-2C3E6C8000-B675CF5D68-07` (README §3): date, a two-letter kind,
  * 20 hex digits and CRC-8 over the first 33 characters.
  */
-export function newReferenceNumber(kind: 'CR' | 'AU' | 'SO' | 'SB' | 'EE' | 'EU' | 'EC', now = new Date()): string {
+export function newReferenceNumber(kind: 'CR' | 'AU' | 'SO' | 'SB' | 'EE' | 'EU' | 'EC' | 'EH', now = new Date()): string {
   const hex = randomBytes(10).toString('hex').toUpperCase();
   const body = `${warsawDay(now)}-${kind}-${hex.slice(0, 10)}-${hex.slice(10)}`;
   return `${body}-${crc8(body)}`;
@@ -93,7 +94,11 @@ export const warsawDate = (d: Date): string => dayFormat.format(d);
 
 /** Local Warsaw time with its offset, as in the official UPO examples (`2025-09-16T11:05:40.841+02:00`). */
 export function warsawIso(d: Date): string {
-  const offset = offsetFormat.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value.replace('GMT', '') || '+00:00';
+  const offset =
+    offsetFormat
+      .formatToParts(d)
+      .find((p) => p.type === 'timeZoneName')
+      ?.value.replace('GMT', '') || '+00:00';
   const sign = offset.startsWith('-') ? -1 : 1;
   const [h, m] = offset.slice(1).split(':').map(Number);
   const local = new Date(d.getTime() + sign * ((h ?? 0) * 60 + (m ?? 0)) * 60_000);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { config } from '../../server/config';
-import { authenticate } from '../../server/ksef/auth';
-import { createKsefClient, type KsefClient } from '../../server/ksef/client';
-import { encryptAes, sha256Base64 } from '../../server/ksef/crypto';
-import { KsefApiError } from '../../server/ksef/http';
-import { getInvoiceStatus, getSessionStatus, closeOnlineSession, openOnlineSession, sendInvoice, type OnlineSession } from '../../server/ksef/online-session';
+import { config } from '@/server/config';
+import { authenticate } from '@/server/ksef/auth';
+import { createKsefClient, type KsefClient } from '@/server/ksef/client';
+import { encryptAes, sha256Base64 } from '@/server/ksef/crypto';
+import { KsefApiError } from '@/server/ksef/http';
+import { getInvoiceStatus, getSessionStatus, closeOnlineSession, openOnlineSession, sendInvoice, type OnlineSession } from '@/server/ksef/online-session';
 import { createContractChecker } from './contract';
 import { createEmulatorControl, type EmulatorControl } from './control-client';
 import { startKsefEmulator, type KsefEmulator } from './server';
@@ -35,7 +35,7 @@ async function seller(nip = randomNip()) {
   return { nip, accessToken, session, send };
 }
 
-test('an invoice that fails the FA(3) schema gets 450 with libxml2\'s message', async () => {
+test("an invoice that fails the FA(3) schema gets 450 with libxml2's message", async () => {
   const s = await seller();
   const status = await s.send(sampleInvoice({ nip: s.nip, number: 'S/1' }).replace('<P_2>', '<P_2x>').replace('</P_2>', '</P_2x>'));
   expect(status.status.code).toBe(450);
@@ -65,6 +65,24 @@ test('an issue date after today is refused (450)', async () => {
   expect((await s.send(sampleInvoice({ nip: s.nip, number: 'F/1', issueDate: '2049-01-01' }))).status.code).toBe(450);
 });
 
+test.each([
+  ["U+0085 is not on KSeF's list", '\u0085', 200],
+  ['U+0086', '\u0086', 450],
+  ['U+FDD0', '\uFDD0', 450],
+  ['U+1FFFE', '\u{1FFFE}', 450],
+  ['U+10FFFF', '\u{10FFFF}', 450],
+])('discouraged characters: %s → %i', async (_, char, code) => {
+  const s = await seller();
+  const xml = sampleInvoice({ nip: s.nip, number: `C/${code}/${char.codePointAt(0)}` }).replace(/<P_7>/, `<P_7>${char}`);
+  expect((await s.send(xml)).status.code).toBe(code);
+});
+
+test('a P_1 before the day KSeF receives it is marked Offline even when sent with offlineMode false', async () => {
+  const s = await seller();
+  const past = await s.send(sampleInvoice({ nip: s.nip, number: 'O/1' }));
+  expect([past.status.code, past.invoicingMode]).toEqual([200, 'Offline']);
+});
+
 test('a correction of an unknown KSeF number is refused; of a known one it is accepted', async () => {
   const fixture = readFileSync(path.join(config().KSEF_SCHEMAS_DIR, '../../domain/fixtures/fa3-kor-pln-refund-4822.xml'), 'utf8');
   const s = await seller('5265877635');
@@ -91,7 +109,9 @@ test('declared sizes and hashes are checked synchronously (21402, 21403)', async
   };
   const post = (json: object, headers: Record<string, string> = {}) =>
     client.http.json({ method: 'POST', path: `/sessions/online/${s.session.referenceNumber}/invoices`, bearer: s.accessToken, json, headers }).then(
-      () => { throw new Error('accepted'); },
+      () => {
+        throw new Error('accepted');
+      },
       (e: unknown) => e as KsefApiError,
     );
   expect((await post({ ...body, encryptedInvoiceSize: cipher.length + 16 })).code).toBe(21402);

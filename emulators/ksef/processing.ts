@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { formatKsefNumber } from '../../server/ksef/ksef-number';
-import { validateXml } from '../../server/ksef/xsd';
+import { formatKsefNumber } from '@/server/ksef/ksef-number';
+import { validateXml } from '@/server/ksef/xsd';
 import type { FaultRule } from './faults';
 import { readInvoiceFields } from './invoice-fields';
 import { newReferenceNumber, warsawDate, warsawDay } from './kit';
@@ -19,13 +19,20 @@ const rejected = (code: number, description: string, details: string[], extensio
   ...(extensions ? { extensions } : {}),
 });
 
+/** "1 MB = 1 000 000 B" per invoice without attachments (ksef-docs limity/limity.md, shared/ksef/README.md §7), not 1 MiB. */
+export const MAX_INVOICE_BYTES = 1_000_000;
+
 const CORRECTION_KINDS = new Set(['KOR', 'KOR_ZAL', 'KOR_ROZ']);
-/** Discouraged code points KSeF refuses (README §7). */
-const DISCOURAGED = /[\u007F-\u0084\u0086-\u009F\uFDD0-\uFDEF]/;
+/** Discouraged code points KSeF refuses (README §7): W3C XML 1.0 §2.2, including the last two of every plane 1–16. */
+const DISCOURAGED =
+  /[\u007F-\u0084\u0086-\u009F\uFDD0-\uFDEF]|[\u{1FFFE}\u{1FFFF}\u{2FFFE}\u{2FFFF}\u{3FFFE}\u{3FFFF}\u{4FFFE}\u{4FFFF}\u{5FFFE}\u{5FFFF}\u{6FFFE}\u{6FFFF}\u{7FFFE}\u{7FFFF}\u{8FFFE}\u{8FFFF}\u{9FFFE}\u{9FFFF}\u{AFFFE}\u{AFFFF}\u{BFFFE}\u{BFFFF}\u{CFFFE}\u{CFFFF}\u{DFFFE}\u{DFFFF}\u{EFFFE}\u{EFFFF}\u{FFFFE}\u{FFFFF}\u{10FFFE}\u{10FFFF}]/u;
 
 /** KSeF's checks in order (README §7, §14): bytes, schema, context, issue date, corrections, duplicates. */
 function verdict(state: EmulatorState, session: Session, inv: InvoiceRecord, xml: Buffer, now: Date): StatusInfo | { accept: true } {
-  if (xml[0] === 0xef && xml[1] === 0xbb && xml[2] === 0xbf) return rejected(450, 'Błąd weryfikacji semantyki dokumentu faktury', ['Plik zawiera znacznik BOM; wymagane UTF-8 bez BOM.']);
+  // an online session refuses the size at once (21402); a file of a batch is refused here
+  if (xml.length > MAX_INVOICE_BYTES) return rejected(450, 'Błąd weryfikacji semantyki dokumentu faktury', [`Faktura przekracza ${MAX_INVOICE_BYTES} bajtów.`]);
+  if (xml[0] === 0xef && xml[1] === 0xbb && xml[2] === 0xbf)
+    return rejected(450, 'Błąd weryfikacji semantyki dokumentu faktury', ['Plik zawiera znacznik BOM; wymagane UTF-8 bez BOM.']);
   const text = xml.toString('utf8');
   if (/<\?(?!xml\s)[A-Za-z]/.test(text) || DISCOURAGED.test(text)) {
     return rejected(450, 'Błąd weryfikacji semantyki dokumentu faktury', ['Dokument zawiera instrukcje przetwarzania lub niedozwolone znaki.']);
@@ -36,15 +43,25 @@ function verdict(state: EmulatorState, session: Session, inv: InvoiceRecord, xml
   inv.invoiceNumber = fields.number;
   inv.kind = fields.kind;
   inv.issueDate = fields.issueDate;
+  // Automatic offline classification (offline/automatyczne-okreslanie-trybu-offline.md): P_1's calendar day earlier
+  // than the day KSeF took the invoice (sending, or a batch session's opening) makes it Offline even if undeclared.
+  if (fields.issueDate && fields.issueDate < warsawDate(inv.invoicingDate)) inv.offline = true;
   if (fields.sellerNip !== session.nip) {
     return rejected(410, 'Nieprawidłowy zakres uprawnień', [`NIP sprzedawcy ${fields.sellerNip} nie odpowiada kontekstowi ${session.nip}.`]);
   }
   if (fields.issueDate && fields.issueDate > warsawDate(now)) {
     return rejected(450, 'Błąd weryfikacji semantyki dokumentu faktury', [`Data wystawienia (P_1) ${fields.issueDate} jest późniejsza niż data przyjęcia.`]);
   }
+  // automatic offline: P_1's day before the day of invoicingDate (ksef-docs offline/automatyczne-okreslanie-trybu-offline.md)
+  if (fields.issueDate && fields.issueDate < warsawDate(inv.invoicingDate)) inv.offline = true;
   if (fields.kind && CORRECTION_KINDS.has(fields.kind)) {
     const unknown = fields.correctedKsefNumbers.filter((n) => !state.byKsefNumber.has(n));
-    if (unknown.length) return rejected(450, 'Błąd weryfikacji semantyki dokumentu faktury', unknown.map((n) => `Faktura korygowana o numerze KSeF ${n} nie istnieje.`));
+    if (unknown.length)
+      return rejected(
+        450,
+        'Błąd weryfikacji semantyki dokumentu faktury',
+        unknown.map((n) => `Faktura korygowana o numerze KSeF ${n} nie istnieje.`),
+      );
   }
   const original = state.uniqueness.get(`${fields.sellerNip}|${fields.kind}|${fields.number}`);
   if (original) {
@@ -67,7 +84,9 @@ function settle(state: EmulatorState, session: Session, inv: InvoiceRecord, xml:
   const now = new Date();
   const v = verdict(state, session, inv, xml, now);
   if ('accept' in v && forced?.kind === 'reject') {
-    inv.status = rejected(forced.rejectCode ?? 450, forced.rejectCode === 500 ? 'Nieznany błąd' : 'Błąd weryfikacji semantyki dokumentu faktury', [forced.rejectDetail ?? 'Odrzucenie wymuszone przez emulator.']);
+    inv.status = rejected(forced.rejectCode ?? 450, forced.rejectCode === 500 ? 'Nieznany błąd' : 'Błąd weryfikacji semantyki dokumentu faktury', [
+      forced.rejectDetail ?? 'Odrzucenie wymuszone przez emulator.',
+    ]);
   } else if ('accept' in v) {
     inv.ksefNumber = newKsefNumber(state, session.nip, now);
     inv.acquisitionDate = now;

@@ -1,21 +1,37 @@
 import * as auth from './auth';
 import * as batch from './batch';
+import * as certificates from './certificates';
 import * as control from './control';
 import * as credentials from './credentials';
 import type { Handler } from './context';
 import { json } from './context';
 import { publicKeyCertificates } from './keys';
+import { verifyCertificateLink, verifyInvoiceLink } from './qr-verification';
 import * as sessions from './sessions';
 
-/** Where a route lives: the KSeF API under /v2, our control endpoints, or pre-signed storage links. */
-export type Area = 'api' | 'control' | 'storage';
+/** Where a route lives: the KSeF API under /v2, our control endpoints, pre-signed storage links, or the QR pages under /qr. */
+export type Area = 'api' | 'control' | 'storage' | 'qr';
 
 /** One route: its operation name (used by fault rules and counters) and its rate-limit group (README §11). */
 export type Route = { area: Area; method: string; pattern: RegExp; op: string; group: string; handler: Handler };
 
 const compile = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
-const api = (method: string, path: string, op: string, group: string, handler: Handler): Route => ({ area: 'api', method, pattern: compile(path), op, group, handler });
-const internal = (area: Area, method: string, path: string, op: string, handler: Handler): Route => ({ area, method, pattern: compile(path), op, group: 'none', handler });
+const api = (method: string, path: string, op: string, group: string, handler: Handler): Route => ({
+  area: 'api',
+  method,
+  pattern: compile(path),
+  op,
+  group,
+  handler,
+});
+const internal = (area: Area, method: string, path: string, op: string, handler: Handler): Route => ({
+  area,
+  method,
+  pattern: compile(path),
+  op,
+  group: 'none',
+  handler,
+});
 
 export const ROUTES: Route[] = [
   api('GET', '/security/public-key-certificates', 'getPublicKeyCertificates', 'public', (ctx) => json(200, publicKeyCertificates(ctx.state.keys))),
@@ -33,6 +49,12 @@ export const ROUTES: Route[] = [
   api('POST', '/testdata/subject', 'testdataSubject', 'public', credentials.acceptTestData),
   api('POST', '/testdata/person', 'testdataPerson', 'public', credentials.acceptTestData),
   api('POST', '/testdata/permissions', 'testdataPermissions', 'public', credentials.acceptTestData),
+  api('GET', '/certificates/limits', 'getCertificateLimits', 'other', certificates.certificateLimits),
+  api('GET', '/certificates/enrollments/data', 'getCertificateEnrollmentData', 'other', certificates.enrollmentDataHandler),
+  api('POST', '/certificates/enrollments', 'enrollCertificate', 'other', certificates.enroll),
+  api('GET', '/certificates/enrollments/{ref}', 'getCertificateEnrollmentStatus', 'other', certificates.enrollmentStatus),
+  api('POST', '/certificates/retrieve', 'retrieveCertificates', 'other', certificates.retrieveCertificates),
+  api('POST', '/certificates/{serial}/revoke', 'revokeCertificate', 'other', certificates.revokeCertificate),
   api('POST', '/sessions/online', 'openOnlineSession', 'onlineSession', sessions.openOnlineSession),
   api('POST', '/sessions/online/{ref}/invoices', 'sendInvoice', 'invoiceSend', sessions.sendInvoice),
   api('POST', '/sessions/online/{ref}/close', 'closeOnlineSession', 'onlineSession', sessions.closeOnlineSession),
@@ -48,6 +70,8 @@ export const ROUTES: Route[] = [
   api('GET', '/invoices/ksef/{ksefNumber}', 'getInvoiceByKsefNumber', 'invoiceDownload', sessions.downloadInvoice),
   internal('storage', 'PUT', '/storage/batch/{ref}/{ordinal}', 'uploadBatchPart', batch.uploadPart),
   internal('storage', 'GET', '/storage/upo/{ref}/{id}', 'downloadUpo', sessions.presignedUpo),
+  internal('qr', 'GET', '/qr/invoice/{nip}/{date}/{hash}', 'qrVerifyInvoice', verifyInvoiceLink),
+  internal('qr', 'GET', '/qr/certificate/{ctxType}/{ctxValue}/{nip}/{serial}/{hash}/{signature}', 'qrVerifyCertificate', verifyCertificateLink),
   internal('control', 'POST', '/control/credentials', 'controlCredentials', control.createCredentials),
   internal('control', 'PUT', '/control/faults', 'controlSetFaults', control.putFaults),
   internal('control', 'DELETE', '/control/faults', 'controlClearFaults', control.clearFaults),

@@ -43,7 +43,10 @@ const tooMany = (path: string, detail: string, retryAfterSeconds: number, proble
   status: 429,
   headers: { 'retry-after': String(retryAfterSeconds) },
   ...(problem
-    ? { json: { title: 'Too Many Requests', status: 429, instance: path, detail, timestamp: new Date().toISOString(), traceId: traceId() }, contentType: 'application/problem+json' }
+    ? {
+        json: { title: 'Too Many Requests', status: 429, instance: path, detail, timestamp: new Date().toISOString(), traceId: traceId() },
+        contentType: 'application/problem+json',
+      }
     : { json: { status: { code: 429, description: 'Too Many Requests', details: [detail] } } }),
 });
 
@@ -60,7 +63,14 @@ function limitContext(state: EmulatorState, authorization: string | undefined): 
 }
 
 /** What a drawn fault does to the request; undefined lets it go on (latency, or faults the handler applies). */
-async function applyFaults(faults: FaultRule[], state: EmulatorState, req: IncomingMessage, path: string, held: Set<Socket>, problem: boolean): Promise<Reply | 'dropped' | undefined> {
+async function applyFaults(
+  faults: FaultRule[],
+  state: EmulatorState,
+  req: IncomingMessage,
+  path: string,
+  held: Set<Socket>,
+  problem: boolean,
+): Promise<Reply | 'dropped' | undefined> {
   for (const f of faults) {
     bump(state.counters.faults, f.kind);
     switch (f.kind) {
@@ -74,7 +84,18 @@ async function applyFaults(faults: FaultRule[], state: EmulatorState, req: Incom
         held.add(req.socket);
         return 'dropped';
       case 'error5xx':
-        return { status: f.status ?? 500, json: { title: 'Internal Server Error', status: f.status ?? 500, detail: 'Wystąpił nieoczekiwany błąd.', instance: path, timestamp: new Date().toISOString(), traceId: traceId() }, contentType: 'application/problem+json' };
+        return {
+          status: f.status ?? 500,
+          json: {
+            title: 'Internal Server Error',
+            status: f.status ?? 500,
+            detail: 'Wystąpił nieoczekiwany błąd.',
+            instance: path,
+            timestamp: new Date().toISOString(),
+            traceId: traceId(),
+          },
+          contentType: 'application/problem+json',
+        };
       case 'html502':
         return htmlPage(502, 'Bad Gateway');
       case 'html503':
@@ -97,33 +118,65 @@ export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const area: Area = url.pathname.startsWith('/v2/') ? 'api' : url.pathname.startsWith('/control/') ? 'control' : 'storage';
+    const prefix = /^\/(v2|control|qr)\//.exec(url.pathname)?.[1];
+    const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' ? prefix : 'storage';
     const path = area === 'api' ? url.pathname.slice(3) : url.pathname;
     const problem = String(req.headers['x-error-format'] ?? '').toLowerCase() === 'problem-details';
     const found = findRoute(area, req.method ?? 'GET', path);
     if (!found || found === 'method') {
-      return send(res, found === 'method' ? { status: 405, json: { title: 'Method Not Allowed', status: 405, detail: `${req.method} ${url.pathname}` } } : renderFailure(fail.notFound(url.pathname), url.pathname, true));
+      return send(
+        res,
+        found === 'method'
+          ? { status: 405, json: { title: 'Method Not Allowed', status: 405, detail: `${req.method} ${url.pathname}` } }
+          : renderFailure(fail.notFound(url.pathname), url.pathname, true),
+      );
     }
     const { route, params } = found;
     bump(state.counters.requests, route.op);
     const body = await readBody(req);
-    const ip = (String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() || req.socket.remoteAddress || '').replace(/^::ffff:/, '');
-    const faults = area === 'control' ? [] : drawFaults(state.faults, route.op, path);
+    const ip = (
+      String(req.headers['x-forwarded-for'] ?? '')
+        .split(',')[0]
+        ?.trim() ||
+      req.socket.remoteAddress ||
+      ''
+    ).replace(/^::ffff:/, '');
+    const faults = area === 'control' || area === 'qr' ? [] : drawFaults(state.faults, route.op, path);
     const early = await applyFaults(faults, state, req, path, held, problem);
     if (early === 'dropped') return;
     if (early) return send(res, early);
-    const verdict = consumeLimit(state.limits, route.group, route.group === 'other' ? route.op : route.group, route.group === 'public' ? '-' : limitContext(state, req.headers.authorization), ip);
+    const verdict = consumeLimit(
+      state.limits,
+      route.group,
+      route.group === 'other' ? route.op : route.group,
+      route.group === 'public' ? '-' : limitContext(state, req.headers.authorization),
+      ip,
+    );
     if (!verdict.ok) {
       state.counters.rateLimited++;
       return send(res, tooMany(path, verdict.detail, verdict.retryAfterSeconds, problem));
     }
-    const ctx: Ctx = { state, method: req.method ?? 'GET', path, params, query: url.searchParams, headers: req.headers, body, ip, origin: `http://${req.headers.host}`, faults };
+    const ctx: Ctx = {
+      state,
+      method: req.method ?? 'GET',
+      path,
+      params,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      ip,
+      origin: `http://${req.headers.host}`,
+      faults,
+    };
     try {
       send(res, await route.handler(ctx));
     } catch (err) {
       if (err instanceof KsefFailure) return send(res, renderFailure(err, path, problem));
       console.error('ksef emulator: unexpected error', err);
-      send(res, { status: 500, json: { title: 'Internal Server Error', status: 500, detail: String(err), instance: path, timestamp: new Date().toISOString(), traceId: traceId() } });
+      send(res, {
+        status: 500,
+        json: { title: 'Internal Server Error', status: 500, detail: String(err), instance: path, timestamp: new Date().toISOString(), traceId: traceId() },
+      });
     }
   }
 

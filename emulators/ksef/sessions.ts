@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { decryptAes, decryptRsaOaep, type SessionKey } from '../../server/ksef/crypto';
+import { decryptAes, decryptRsaOaep, type SessionKey } from '@/server/ksef/crypto';
 import { json, readJson, type Ctx } from './context';
-import { fail, newReferenceNumber, type Reply } from './kit';
-import { INVOICE_STATUS, SESSION_STATUS, enqueueInvoice, finishSessionIfDone } from './processing';
+import { KsefFailure, fail, newReferenceNumber, type Reply } from './kit';
+import { INVOICE_STATUS, MAX_INVOICE_BYTES, SESSION_STATUS, enqueueInvoice, finishSessionIfDone } from './processing';
 import { checkPresigned, presign } from './storage';
 import type { EmulatorState, InvoiceRecord, Session } from './state';
 import { requireBearer } from './tokens';
@@ -13,7 +13,11 @@ export const ZBase64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected Base
 const ZSha256 = ZBase64.length(44);
 
 export const ZFormCode = z.object({ systemCode: z.string(), schemaVersion: z.string(), value: z.string() });
-export const ZEncryption = z.object({ encryptedSymmetricKey: ZBase64.min(1), initializationVector: ZBase64.min(1), publicKeyId: z.string().length(44).nullish() });
+export const ZEncryption = z.object({
+  encryptedSymmetricKey: ZBase64.min(1),
+  initializationVector: ZBase64.min(1),
+  publicKeyId: z.string().length(44).nullish(),
+});
 
 const ZOpenOnlineSession = z.object({ formCode: ZFormCode, encryption: ZEncryption });
 
@@ -29,7 +33,6 @@ const ZSendInvoice = z.object({
 
 const SESSION_LIFETIME_MS = 12 * 3_600_000;
 const MAX_INVOICES = 10_000;
-const MAX_INVOICE_BYTES = 1_000_000;
 const LINK_TTL_MS = 60 * 60_000;
 
 /** Only FA(3) is emulated: its schema is the one the emulator validates against. */
@@ -133,8 +136,33 @@ export function sendInvoice(ctx: Ctx): Reply {
   }
   if (plain.length !== body.invoiceSize) throw fail.size(`invoiceSize ${body.invoiceSize} ≠ ${plain.length} bajtów po odszyfrowaniu.`);
   if (sha256(plain) !== body.invoiceHash) throw fail.hash('invoiceHash nie odpowiada odszyfrowanej treści.');
+  if (body.hashOfCorrectedInvoice) checkTechnicalCorrection(ctx, session, body.hashOfCorrectedInvoice, body.offlineMode ?? false);
   const inv = addInvoice(ctx, session, plain, { invoicingDate: new Date(), offline: body.offlineMode ?? false });
+  if (body.hashOfCorrectedInvoice) inv.hashOfCorrectedInvoice = body.hashOfCorrectedInvoice;
   return json(202, { referenceNumber: inv.referenceNumber });
+}
+
+/** Rejections a technical correction may fix: file, schema and duplicate problems, not permissions (README §6.6). */
+const TECHNICAL_REJECTIONS = new Set([430, 440, 450]);
+
+/**
+ * A technical correction (offline/korekta-techniczna.md): offlineMode true, interactive session, and the hash names an
+ * offline invoice of this seller that KSeF rejected for a technical reason (else 21167) and that has no accepted or
+ * pending correction yet (else 21166).
+ */
+function checkTechnicalCorrection(ctx: Ctx, session: Session, hash: string, offlineMode: boolean): void {
+  if (!offlineMode) throw fail.validation(['hashOfCorrectedInvoice: korekta techniczna wymaga offlineMode = true.']);
+  const mine = [...ctx.state.sessions.values()].filter((s) => s.nip === session.nip).flatMap((s) => s.invoices);
+  const originals = mine.filter((i) => i.invoiceHash === hash);
+  const refusal = (detail: string) => new KsefFailure(400, 21167, 'Status faktury nie pozwala na korektę techniczną.', [detail]);
+  if (originals.length === 0) throw refusal(`Brak faktury o skrócie ${hash}.`);
+  if (originals.some((i) => i.status.code === 200)) throw refusal('Faktura została przetworzona poprawnie.');
+  if (originals.some((i) => i.status.code < 300)) throw refusal('Faktura jest w trakcie przetwarzania.');
+  if (!originals.some((i) => i.offline && TECHNICAL_REJECTIONS.has(i.status.code)))
+    throw refusal('Korekta techniczna dotyczy tylko faktur offline odrzuconych z przyczyn technicznych.');
+  if (mine.some((i) => i.hashOfCorrectedInvoice === hash && i.status.code < 300)) {
+    throw new KsefFailure(400, 21166, 'Korekta techniczna niedostępna.', ['Faktura ma już poprawnie przetworzoną korektę techniczną.']);
+  }
 }
 
 export function closeOnlineSession(ctx: Ctx): Reply {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionKey } from '../../server/ksef/crypto';
+import type { SessionKey } from '@/server/ksef/crypto';
 import type { FaultState } from './faults';
 import type { EmulatorKeys } from './keys';
 import type { LimitsMode, LimitsState } from './limits';
@@ -24,6 +24,39 @@ export type AuthOperation = {
   /** For the UPO: the KSeF token's reference number, or the SHA-256 of the signed AuthTokenRequest. */
   ksefTokenReference?: string;
   documentDigest?: string;
+  /** The login certificate's subject: only a XAdES login has one, and only it may enrol KSeF certificates. */
+  subject?: CertificateSubject;
+};
+
+/** The DN attributes of GET /certificates/enrollments/data, as the login certificate carries them (OID → value). */
+export type CertificateSubject = { nip: string; attributes: { oid: string; value: string }[] };
+
+export type KsefCertificateType = 'Authentication' | 'Offline';
+
+/** A KSeF certificate issued by the emulator (certyfikaty-KSeF.md): owned by the subject that enrolled it. */
+export type IssuedCertificate = {
+  serialNumber: string;
+  name: string;
+  type: KsefCertificateType;
+  ownerNip: string;
+  commonName: string;
+  der: Buffer;
+  /** Base64 SubjectPublicKeyInfo: a key certified for one subject is refused for another. */
+  publicKey: string;
+  validFrom: Date;
+  validTo: Date;
+  requestDate: Date;
+  status: 'Active' | 'Revoked';
+};
+
+export type Enrollment = {
+  referenceNumber: string;
+  ownerNip: string;
+  requestDate: Date;
+  readyAt: number;
+  /** Final status, shown once readyAt has passed. */
+  final: StatusInfo;
+  serialNumber?: string;
 };
 
 export type BearerKind = 'authentication' | 'access' | 'refresh';
@@ -58,6 +91,8 @@ export type InvoiceRecord = {
   acquisitionDate?: Date;
   /** Only kept for accepted invoices, for GET /invoices/ksef/{n}. */
   xml?: Buffer;
+  /** A technical correction: the hash of the rejected offline invoice it replaces (README §6.6). */
+  hashOfCorrectedInvoice?: string;
 };
 
 export type BatchPart = { ordinalNumber: number; fileSize: number; fileHash: string; data?: Buffer };
@@ -110,6 +145,8 @@ export type EmulatorState = {
   /** (seller NIP, RodzajFaktury, P_2) of accepted invoices, for the 440 duplicate check (README §7). */
   uniqueness: Map<string, { session: Session; invoice: InvoiceRecord }>;
   blockedContexts: Set<string>;
+  certificates: Map<string, IssuedCertificate>;
+  enrollments: Map<string, Enrollment>;
   timers: Set<NodeJS.Timeout>;
   counters: Counters;
 };
@@ -138,6 +175,8 @@ export function createState(opts: { keys: EmulatorKeys; processingDelayMs: numbe
     byKsefNumber: new Map(),
     uniqueness: new Map(),
     blockedContexts: new Set(),
+    certificates: new Map(),
+    enrollments: new Map(),
     timers: new Set(),
     counters: {
       requests: new Map(),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { config } from '../../server/config';
+import { config } from '@/server/config';
 
 const WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7];
 

@@ -1,8 +1,8 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { DOMParser, XMLSerializer, type Element as XmlElement } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import { validateXml } from '../../server/ksef/xsd';
-import { ECDSA_SHA256, EcdsaSha256 } from '../../server/ksef/xmldsig-algorithms';
+import { validateXml } from '@/server/ksef/xsd';
+import { ECDSA_SHA256, EcdsaSha256 } from '@/server/ksef/xmldsig-algorithms';
 import { KsefFailure } from './kit';
 
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
@@ -15,6 +15,8 @@ export type VerifiedAuthRequest = {
   subjectNip?: string;
   documentDigest: string;
   organisation: boolean;
+  /** The DER login certificate, for the subject KSeF certificates are enrolled in. */
+  certificateDer: Buffer;
 };
 
 const bad = (code: number, description: string, detail: string) => new KsefFailure(400, code, description, [detail]);
@@ -22,7 +24,12 @@ const bad = (code: number, description: string, detail: string) => new KsefFailu
 /** The NIP the test environment reads from the subject (README §5.3): VATPL- in 2.5.4.97, TINPL-/NIP in serialNumber. */
 export function subjectNip(cert: X509Certificate): { nip?: string; organisation: boolean } {
   const lines = cert.subject.split('\n');
-  const value = (names: string[]) => lines.find((l) => names.some((n) => l.startsWith(`${n}=`)))?.split('=').slice(1).join('=');
+  const value = (names: string[]) =>
+    lines
+      .find((l) => names.some((n) => l.startsWith(`${n}=`)))
+      ?.split('=')
+      .slice(1)
+      .join('=');
   const orgId = value(['organizationIdentifier', '2.5.4.97']);
   if (orgId) return { nip: /(VATPL).*?(\d{10})/.exec(orgId)?.[2], organisation: true };
   const serial = value(['serialNumber']);
@@ -38,7 +45,11 @@ const text = (root: XmlElement, name: string) => root.getElementsByTagNameNS(roo
 export function verifyAuthTokenRequest(xml: string): VerifiedAuthRequest {
   let doc: ReturnType<DOMParser['parseFromString']>;
   try {
-    doc = new DOMParser({ onError: (level, msg) => { if (level !== 'warning') throw new Error(msg); } }).parseFromString(xml, 'text/xml');
+    doc = new DOMParser({
+      onError: (level, msg) => {
+        if (level !== 'warning') throw new Error(msg);
+      },
+    }).parseFromString(xml, 'text/xml');
   } catch (err) {
     throw bad(21001, 'Nieczytelna treść.', err instanceof Error ? err.message : String(err));
   }
@@ -72,7 +83,8 @@ export function verifyAuthTokenRequest(xml: string): VerifiedAuthRequest {
   signature.parentNode?.removeChild(signature);
   let unsigned = new XMLSerializer().serializeToString(doc);
   if (root.namespaceURI === NS_20) unsigned = unsigned.split(NS_20).join(NS_21); // 2.0's XSD does not compile; 2.1 differs only in IPv4 patterns
-  if (root.namespaceURI !== NS_20 && root.namespaceURI !== NS_21) throw bad(21401, 'Dokument nie jest zgodny ze schematem.', `Nieznana przestrzeń nazw ${root.namespaceURI}.`);
+  if (root.namespaceURI !== NS_20 && root.namespaceURI !== NS_21)
+    throw bad(21401, 'Dokument nie jest zgodny ze schematem.', `Nieznana przestrzeń nazw ${root.namespaceURI}.`);
   const checked = validateXml(unsigned, 'auth');
   if (!checked.ok) throw bad(21401, 'Dokument nie jest zgodny ze schematem.', checked.message);
 
@@ -85,5 +97,6 @@ export function verifyAuthTokenRequest(xml: string): VerifiedAuthRequest {
     subjectNip: subject.nip,
     organisation: subject.organisation,
     documentDigest: createHash('sha256').update(xml).digest('base64'),
+    certificateDer: cert.raw,
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { addDays, isIsoDate, toWarsawDate } from '../../server/nbp/calendar';
+import { addDays, isIsoDate, toWarsawDate } from '@/server/nbp/calendar';
 import { findCurrency, tableFor, type Table } from './tables';
 
 /** What the control endpoint can make the emulator do to every /api request. */
@@ -79,7 +79,11 @@ const badRequest = (why: string) => `400 BadRequest - ${why}`;
 /** A JSON answer, or an error line whose first three characters are the status (NBP errors are plain text). */
 function route(url: URL, clock: Clock): unknown {
   if (url.searchParams.get('format')?.toLowerCase() === 'xml') return badRequest('the emulator serves JSON only');
-  const parts = url.pathname.replace(/^\/api\//, '').split('/').filter(Boolean).map((p) => p.toLowerCase());
+  const parts = url.pathname
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
   if (parts[0] !== 'exchangerates' || (parts[1] !== 'rates' && parts[1] !== 'tables')) return NOT_FOUND;
   if (parts[2] !== 'a') return NOT_FOUND;
   if (parts[1] === 'tables') {

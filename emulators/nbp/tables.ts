@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { addDays } from '../../server/nbp/calendar';
-import { isPublicationDay } from './holidays';
+import { addDays } from '@/server/nbp/calendar';
+import { isWorkingDay } from '@/server/calendar/working-days';
 
 type Currency = { code: string; name: string; /** typical mid in units of 10^-decimals */ base: number; decimals: number };
 
@@ -50,7 +50,7 @@ export const findCurrency = (code: string): Currency | undefined => CURRENCIES.f
 
 /** The table A NBP would publish on `date`, or null on weekends and holidays. Same input, same numbers. */
 export function tableFor(date: string): Table | null {
-  if (!isPublicationDay(date)) return null;
+  if (!isWorkingDay(date)) return null;
   return {
     table: 'A',
     no: `${String(tableNumber(date)).padStart(3, '0')}/A/NBP/${date.slice(0, 4)}`,
@@ -62,7 +62,7 @@ export function tableFor(date: string): Table | null {
 /** Running number within the year: the count of publication days from 1 January up to `date`. */
 function tableNumber(date: string): number {
   let n = 0;
-  for (let d = `${date.slice(0, 4)}-01-01`; d <= date; d = addDays(d, 1)) if (isPublicationDay(d)) n += 1;
+  for (let d = `${date.slice(0, 4)}-01-01`; d <= date; d = addDays(d, 1)) if (isWorkingDay(d)) n += 1;
   return n;
 }
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { signatureHeader } from '../../server/webhooks/signature';
+import { signatureHeader } from '@/server/webhooks/signature';
 import { createWebhookReceiver } from './receiver';
 
 const SECRET = 'whsec_receiver_example';

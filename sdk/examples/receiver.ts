@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { verifyWebhookSignature } from '../index';
+import { verifyWebhookSignature } from '../src/index.js';
 
 /** A receiver for KSeF Relay webhooks: checks the signature over the raw bytes, then parses. */
 export function createWebhookReceiver(secret: string, onEvent: (event: { id: string; type: string }) => void): Server {

@@ -1,15 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { AppError } from '../errors';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { AppError } from '@/server/errors';
 import { getAccountOverview } from './account-settings';
 
 const t = useTestDatabase();
 
 const warsawMonth = async (offsetMonths: number) =>
-  (await t.db().execute<{ p: string }>(sql`
-    select to_char((now() at time zone 'Europe/Warsaw') + make_interval(months => ${offsetMonths}), 'YYYY-MM') as p`))[0]!.p;
+  (
+    await t.db().execute<{ p: string }>(sql`
+    select to_char((now() at time zone 'Europe/Warsaw') + make_interval(months => ${offsetMonths}), 'YYYY-MM') as p`)
+  )[0]!.p;
 
 test('issuedThisMonth is the FV counter of the current Warsaw month of the same mode only', async () => {
   const acct = await createTestAccount(t.db());

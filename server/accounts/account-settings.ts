@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import type { Scope } from '../db/scope';
-import { inScope } from '../db/scope';
-import { accountModes, accounts, numberCounters } from '../db/schema';
-import { AppError } from '../errors';
-import { enqueue } from '../jobs/enqueue';
+import type { DbOrTx } from '@/server/db/client';
+import type { Scope } from '@/server/db/scope';
+import { inScope } from '@/server/db/scope';
+import { accountModes, accounts, numberCounters } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import { enqueue } from '@/server/jobs/enqueue';
 import type { SellerInput } from './create-account';
 
 export type AccountModeRow = typeof accountModes.$inferSelect;
@@ -30,6 +30,7 @@ export async function updateSeller(db: DbOrTx, scope: Scope, seller: SellerInput
       sellerName: seller.name ?? null,
       sellerAddress1: seller.address1 ?? null,
       sellerAddress2: seller.address2 ?? null,
+      ...(seller.cashAccounting !== undefined && { cashAccounting: seller.cashAccounting }),
       updatedAt: new Date(),
     })
     .where(inScope(accountModes, scope));
@@ -52,7 +53,7 @@ export async function setMonthlyLimit(db: DbOrTx, accountId: string, limit: numb
       .where(and(eq(accountModes.accountId, accountId), eq(accountModes.mode, 'live')))
       .returning({ id: accountModes.accountId });
     if (rows.length === 0) return false;
-    await enqueue(tx, 'plan_release', { accountId, mode: 'live' }, { jobKey: `plan:${accountId}:live` });
+    await enqueue(tx, 'plan_release', { accountId, mode: 'live' });
     return true;
   });
 }

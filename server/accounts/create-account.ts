@@ -1,10 +1,10 @@
-import { createApiKey } from '../auth/api-keys';
-import { hashPassword } from '../auth/passwords';
-import type { Db } from '../db/client';
-import { accountModes, accounts, memberships, users } from '../db/schema';
-import { newId } from '../ids';
+import { createApiKey } from '@/server/api-keys/api-keys';
+import { hashPassword } from '@/server/security/passwords';
+import type { Db } from '@/server/db/client';
+import { accountModes, accounts, memberships, users } from '@/server/db/schema';
+import { newId } from '@/server/ids';
 
-export type SellerInput = { nip?: string; name?: string; address1?: string; address2?: string };
+export type SellerInput = { nip?: string; name?: string; address1?: string; address2?: string; cashAccounting?: boolean };
 
 export type CreateAccountInput = { email: string; password?: string; platform?: 'api' | 'shopplatform'; seller?: SellerInput };
 

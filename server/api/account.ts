@@ -1,5 +1,6 @@
-import { getAccountOverview, isSellerConfigured } from '../accounts/account-settings';
-import type { Endpoint } from '../http/route';
+import 'server-only';
+import { getAccountOverview, isSellerConfigured } from '@/server/accounts/account-settings';
+import type { Endpoint } from '@/server/http/route';
 
 export const retrieveAccount: Endpoint<void> = {
   handle: async ({ db, scope }) => {

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiClient } from '../../test/api-client';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { startWeb, type RunningProcess } from '../../test/web';
-import { enableLive } from '../accounts/account-settings';
+import { apiClient } from '@/test/api-client';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { startWeb, type RunningProcess } from '@/test/web';
+import { enableLive } from '@/server/accounts/account-settings';
 
 const t = useTestDatabase();
 let web: RunningProcess;

@@ -1,21 +1,25 @@
+import 'server-only';
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
-import { db as sharedDb, type Db } from '../db/client';
-import { documents, files } from '../db/schema';
-import type { DocumentRow } from '../documents/document-row';
-import { getDocument } from '../documents/get-document';
-import { AppError } from '../errors';
-import { routeNotFound, type Endpoint } from '../http/route';
-import { parseParams } from '../http/validate';
+import { db as sharedDb, type Db } from '@/server/db/client';
+import { documents, files } from '@/server/db/schema';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { getDocument } from '@/server/documents/get-document';
+import { AppError } from '@/server/errors';
+import { routeNotFound, type Endpoint } from '@/server/http/route';
+import { parseParams } from '@/server/http/validate';
+import { zId } from '@/server/ids';
 
-const ZDocumentId = z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/, 'must be an inv_ or cor_ id');
+const ZDocumentId = zId('inv', 'cor');
 const fileName = (number: string | null, id: string, ext: string) => `${(number ?? id).replace(/[^0-9A-Za-z_-]+/g, '-')}.${ext}`;
 const attachment = (name: string) => ({ 'Content-Disposition': `attachment; filename="${name}"` });
 
 type Download = { content: Buffer | string; contentType: string; filename: string };
 
 /** A GET /v1/invoices/{id}/… download: the document of the scope, then its file or 409 `notReady`. */
-function downloadEndpoint(notReady: 'xml_not_ready' | 'upo_not_ready' | 'pdf_not_ready', pick: (db: Db, doc: DocumentRow) => Promise<Download | null>): Endpoint<{ id: string }> {
+function downloadEndpoint(
+  notReady: 'xml_not_ready' | 'upo_not_ready' | 'pdf_not_ready',
+  pick: (db: Db, doc: DocumentRow) => Promise<Download | null>,
+): Endpoint<{ id: string }> {
   return {
     input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
     handle: async ({ db, scope, input }) => {
@@ -45,7 +49,10 @@ export const downloadPdf = downloadEndpoint('pdf_not_ready', async (db, doc) => 
 });
 
 async function pdfFile(db: Db, fileId: string, documentId: string) {
-  const [file] = await db.select({ content: files.content, filename: files.filename }).from(files).where(and(eq(files.id, fileId), eq(files.documentId, documentId)));
+  const [file] = await db
+    .select({ content: files.content, filename: files.filename })
+    .from(files)
+    .where(and(eq(files.id, fileId), eq(files.documentId, documentId)));
   return file;
 }
 

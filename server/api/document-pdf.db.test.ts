@@ -1,18 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiClient } from '../../test/api-client';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { startWeb, type RunningProcess } from '../../test/web';
-import { enableLive } from '../accounts/account-settings';
-import { documents, files } from '../db/schema';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { randomToken } from '../ids';
-import { parseOrderInput } from '../orders/order-schema';
-import { mapShopplatformOrder } from '../orders/woocommerce/map-order';
-import { fixtureOrder4817, readFixture } from '../orders/woocommerce/wc-test-payloads';
-import { storeDocumentPdf } from '../pdf/store-document-pdf';
+import { apiClient } from '@/test/api-client';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { startWeb, type RunningProcess } from '@/test/web';
+import { enableLive } from '@/server/accounts/account-settings';
+import { documents, files } from '@/server/db/schema';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { randomToken } from '@/server/ids';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
+import { fixtureOrder4817, readFixture } from '@/test/fixtures/wc-payloads';
+import { storeDocumentPdf } from '@/server/pdf/store-document-pdf';
 
 const t = useTestDatabase();
 let web: RunningProcess;
@@ -29,15 +29,29 @@ afterAll(() => web?.stop());
 /** Invoice 4817 of the worked example, accepted by KSeF (the state ksef_status leaves), PDF not rendered yet. */
 async function acceptedInvoice(): Promise<string> {
   const { document } = await createInvoiceDocument(t.db(), acct.testScope, parseOrderInput(paidOrder()));
-  await t.db().update(documents).set({
-    status: 'accepted', input: mapShopplatformOrder(fixtureOrder4817()), buyerEmail: null, number: 'FV/2026/06/0042', issueDate: '2026-06-02',
-    ksefNumber: '5265877635-20260602-01000016B2C4-ED', fa3Xml: readFixture('fa3-vat-pln-order-4817.xml'),
-  }).where(eq(documents.id, document.id));
+  await t
+    .db()
+    .update(documents)
+    .set({
+      status: 'accepted',
+      input: mapShopplatformOrder(fixtureOrder4817()),
+      buyerEmail: null,
+      number: 'FV/2026/06/0042',
+      issueDate: '2026-06-02',
+      ksefNumber: '5265877635-20260602-01000016B2C4-ED',
+      fa3Xml: readFixture('fa3-vat-pln-order-4817.xml'),
+    })
+    .where(eq(documents.id, document.id));
   return document.id;
 }
 
 const storedPdf = async (id: string) => {
-  const [row] = await t.db().select({ content: files.content, token: documents.pdfToken }).from(documents).innerJoin(files, eq(files.id, documents.pdfFileId)).where(eq(documents.id, id));
+  const [row] = await t
+    .db()
+    .select({ content: files.content, token: documents.pdfToken })
+    .from(documents)
+    .innerJoin(files, eq(files.id, documents.pdfFileId))
+    .where(eq(documents.id, id));
   return row!;
 };
 
@@ -59,7 +73,7 @@ describe('GET /v1/invoices/{id}/pdf', () => {
     expect(body.equals((await storedPdf(id)).content)).toBe(true);
   });
 
-  test('needs the key of the document\'s account and mode', async () => {
+  test("needs the key of the document's account and mode", async () => {
     const id = await acceptedInvoice();
     await storeDocumentPdf(t.db(), id);
     expect((await apiClient(web.url).get(`/v1/invoices/${id}/pdf`)).status).toBe(401);

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiClient } from '../../test/api-client';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { startWeb, type RunningProcess } from '../../test/web';
-import { enableLive } from '../accounts/account-settings';
-import type { Scope } from '../db/scope';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { recordEvent, type EventType } from '../events/record-event';
-import { parseOrderInput } from '../orders/order-schema';
+import { apiClient } from '@/test/api-client';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { startWeb, type RunningProcess } from '@/test/web';
+import { enableLive } from '@/server/accounts/account-settings';
+import type { Scope } from '@/server/db/scope';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { recordDocumentEvent as recordEvent } from '@/server/documents/record-document-event';
+import type { EventType } from '@/server/events/event-types';
+import { parseOrderInput } from '@/server/orders/order-schema';
 
 const t = useTestDatabase();
 let web: RunningProcess;
@@ -41,7 +42,8 @@ describe('GET /v1/events', () => {
   test('lists the events of the key account and mode newest first, paged with limit and starting_after', async () => {
     const { scope, liveScope, api, live } = await newAccount();
     const made: string[] = [];
-    for (const type of ['invoice.accepted', 'invoice.rejected', 'invoice.skipped', 'correction.accepted'] as const) made.push((await recordInvoiceEvent(scope, type)).id);
+    for (const type of ['invoice.accepted', 'invoice.rejected', 'invoice.skipped', 'correction.accepted'] as const)
+      made.push((await recordInvoiceEvent(scope, type)).id);
     const liveEvent = await recordInvoiceEvent(liveScope, 'invoice.accepted');
     const stranger = await newAccount();
     await recordInvoiceEvent(stranger.scope, 'invoice.accepted');
@@ -81,7 +83,11 @@ describe('GET /v1/events', () => {
   test('data.object is the document as it was at the event, while GET /v1/invoices shows it now', async () => {
     const { scope, api } = await newAccount();
     const { id, documentId } = await recordInvoiceEvent(scope, 'invoice.skipped');
-    const refund = { external_id: `refund-${id}`, reason: 'Zwrot', lines: [{ name: 'Kubek ceramiczny', sku: 'KUB-1', quantity: 1, unit_price: '47.49', vat_rate: '23' }] };
+    const refund = {
+      external_id: `refund-${id}`,
+      reason: 'Zwrot',
+      lines: [{ name: 'Kubek ceramiczny', sku: 'KUB-1', quantity: 1, unit_price: '47.49', vat_rate: '23' }],
+    };
     const correction = await api.post(`/v1/invoices/${documentId}/corrections`, { refund });
     expect(correction.status).toBe(201);
     const now = (await api.get(`/v1/invoices/${documentId}`)).body;

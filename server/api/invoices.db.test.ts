@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiClient } from '../../test/api-client';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { startWeb, type RunningProcess } from '../../test/web';
-import { enableLive } from '../accounts/account-settings';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { parseOrderInput } from '../orders/order-schema';
+import { apiClient } from '@/test/api-client';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { startWeb, type RunningProcess } from '@/test/web';
+import { enableLive } from '@/server/accounts/account-settings';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { parseOrderInput } from '@/server/orders/order-schema';
 
 const t = useTestDatabase();
 let web: RunningProcess;
@@ -37,7 +37,26 @@ describe('POST /v1/invoices', () => {
     expect(res.headers.get('request-id')).toMatch(/^req_/);
     const inv = res.body;
     expect(Object.keys(inv).sort()).toEqual(
-      ['id', 'object', 'livemode', 'status', 'order', 'number', 'ksef_number', 'ksef_environment', 'issue_date', 'currency', 'total_gross', 'buyer_nip', 'pdf_url', 'last_error', 'created', 'updated', 'corrections'].sort(),
+      [
+        'id',
+        'object',
+        'livemode',
+        'status',
+        'order',
+        'number',
+        'ksef_number',
+        'ksef_environment',
+        'issue_date',
+        'currency',
+        'total_gross',
+        'buyer_nip',
+        'pdf_url',
+        'last_error',
+        'offline',
+        'created',
+        'updated',
+        'corrections',
+      ].sort(),
     );
     expect(inv).toMatchObject({
       object: 'invoice',
@@ -57,9 +76,15 @@ describe('POST /v1/invoices', () => {
     });
     expect(inv.id).toMatch(/^inv_[0-9A-Za-z]{22}$/);
     expect(Math.abs(inv.created - Date.now() / 1000)).toBeLessThan(60);
-    const jobs = await t.db().execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'document_prepare' and key = ${`prepare:${inv.id}`}`);
+    const jobs = await t
+      .db()
+      .execute<{ n: number }>(
+        sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'document_prepare' and key = ${`prepare:${inv.id}`}`,
+      );
     expect(jobs[0]!.n).toBe(1);
-    const stored = await t.db().execute<{ input: { lines: { unitPriceGrosze: number; grossGrosze: number }[] } }>(sql`select input from documents where id = ${inv.id}`);
+    const stored = await t
+      .db()
+      .execute<{ input: { lines: { unitPriceGrosze: number; grossGrosze: number }[] } }>(sql`select input from documents where id = ${inv.id}`);
     expect(stored[0]!.input.lines[0]).toMatchObject({ unitPriceGrosze: 4999, grossGrosze: 9498 });
   });
 
@@ -117,7 +142,13 @@ describe('POST /v1/invoices', () => {
     ['zero quantity', { order: { ...base, lines: [{ ...line0, quantity: 0 }] } }, 400, 'parameter_invalid', 'order.lines[0].quantity'],
     ['discount above the line', { order: { ...base, lines: [{ ...line0, discount: '100.00' }] } }, 422, 'order_unprocessable', 'order.lines[0].discount'],
     ['unknown payment method', { order: { ...base, payment_method: 'barter' } }, 400, 'parameter_invalid', 'order.payment_method'],
-    ['total not above zero', { order: { ...base, lines: [{ ...line0, unit_price: '0.00', discount: undefined }], shipping: [] } }, 422, 'order_unprocessable', 'order.lines'],
+    [
+      'total not above zero',
+      { order: { ...base, lines: [{ ...line0, unit_price: '0.00', discount: undefined }], shipping: [] } },
+      422,
+      'order_unprocessable',
+      'order.lines',
+    ],
     ['shipping without rate', { order: { ...base, shipping: [{ name: 'Kurier', price: '10.00' }] } }, 400, 'vat_rate_missing', 'order.shipping[0].vat_rate'],
   ])('%s: %i %s at %s, nothing stored', async (_name, body, status, code, param) => {
     const before = await documentCount();

@@ -1,19 +1,24 @@
+import 'server-only';
 import { z } from 'zod';
-import { createCorrectionDocument } from '../documents/create-correction';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { correctionsOf, getDocument } from '../documents/get-document';
-import { listInvoices as listInvoiceDocuments } from '../documents/list-invoices';
-import { serializeDocument } from '../documents/serialize-document';
-import { AppError } from '../errors';
-import type { Endpoint } from '../http/route';
-import { parseParams, queryObject } from '../http/validate';
-import { parseOrderInput, parseRefundInput } from '../orders/order-schema';
-import type { NormalizedOrder, NormalizedRefund } from '../orders/types';
-import { mapShopplatformOrder } from '../orders/woocommerce/map-order';
-import { mapShopplatformRefund } from '../orders/woocommerce/map-refund';
+import { createCorrectionDocument } from '@/server/corrections/create-correction';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { correctionsOf, getDocument } from '@/server/documents/get-document';
+import { listInvoices as listInvoiceDocuments } from '@/server/documents/list-invoices';
+import { serializeDocument } from '@/server/documents/serialize-document';
+import { AppError } from '@/server/errors';
+import { listEnvelope, ZListQuery } from '@/server/http/list';
+import type { Endpoint } from '@/server/http/route';
+import { zId } from '@/server/ids';
+import { parseParams, queryObject } from '@/server/http/validate';
+import { checkInvoiceFits } from '@/server/ksef/fa3/size';
+import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
+import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
+import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
+import { mapShopplatformRefund } from '@/server/orders/woocommerce/map-refund';
 
-const ZDocumentId = z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/, 'must be an inv_ or cor_ id');
-const ZInvoiceId = z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/, 'must be an inv_ id');
+export const ZDocumentId = zId('inv', 'cor');
+/** The corrected invoice: cor_ ids pass here so that they get correction_requires_invoice, not a format error. */
+export const ZInvoiceId = ZDocumentId;
 
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AppError('parameter_invalid', undefined, 'The body must be a JSON object.');
@@ -28,7 +33,9 @@ function orderFromBody(raw: unknown): NormalizedOrder {
   if (hasOrder === hasShop) {
     throw new AppError(hasOrder ? 'parameter_invalid' : 'parameter_missing', 'order', 'Send exactly one of `order` or `shopplatform_order`.');
   }
-  return hasOrder ? parseOrderInput(body.order) : mapShopplatformOrder(body.shopplatform_order);
+  const order = hasOrder ? parseOrderInput(body.order) : mapShopplatformOrder(body.shopplatform_order);
+  checkInvoiceFits(order, hasOrder ? 'order.lines' : 'shopplatform_order.line_items'); // before a number is used (KSeF 21402)
+  return order;
 }
 
 /** Either `refund`, or `shopplatform_order` together with `shopplatform_refund` (spec 4.5). */
@@ -36,11 +43,14 @@ function refundFromBody(raw: unknown): NormalizedRefund {
   const body = bodyObject(raw);
   const hasRefund = body.refund !== undefined;
   const hasShop = body.shopplatform_refund !== undefined || body.shopplatform_order !== undefined;
-  if (hasRefund && hasShop) throw new AppError('parameter_invalid', 'refund', 'Send either `refund` or `shopplatform_order` with `shopplatform_refund`, not both.');
+  if (hasRefund && hasShop)
+    throw new AppError('parameter_invalid', 'refund', 'Send either `refund` or `shopplatform_order` with `shopplatform_refund`, not both.');
   if (hasRefund) return parseRefundInput(body.refund);
   if (!hasShop) throw new AppError('parameter_missing', 'refund', 'Send `refund`, or `shopplatform_order` with `shopplatform_refund`.');
-  if (body.shopplatform_order === undefined) throw new AppError('parameter_missing', 'shopplatform_order', '`shopplatform_refund` needs the refunded `shopplatform_order`.');
-  if (body.shopplatform_refund === undefined) throw new AppError('parameter_missing', 'shopplatform_refund', '`shopplatform_order` needs the `shopplatform_refund`.');
+  if (body.shopplatform_order === undefined)
+    throw new AppError('parameter_missing', 'shopplatform_order', '`shopplatform_refund` needs the refunded `shopplatform_order`.');
+  if (body.shopplatform_refund === undefined)
+    throw new AppError('parameter_missing', 'shopplatform_refund', '`shopplatform_order` needs the `shopplatform_refund`.');
   return mapShopplatformRefund(body.shopplatform_order, body.shopplatform_refund);
 }
 
@@ -55,7 +65,8 @@ export const createInvoice: Endpoint<NormalizedOrder> = {
 };
 
 export const createCorrection: Endpoint<{ invoiceId: string; refund: NormalizedRefund }> = {
-  input: ({ body, params }) => ({ invoiceId: parseParams(ZInvoiceId, params.id, ['id']), refund: refundFromBody(body) }),
+  // A cor_ id passes here so that createCorrectionDocument can answer correction_requires_invoice, not parameter_invalid.
+  input: ({ body, params }) => ({ invoiceId: parseParams(ZDocumentId, params.id, ['id']), refund: refundFromBody(body) }),
   idempotent: {},
   handle: async ({ db, scope, input }) => {
     const { document, created } = await createCorrectionDocument(db, scope, input.invoiceId, input.refund);
@@ -72,19 +83,12 @@ export const retrieveInvoice: Endpoint<{ id: string }> = {
   },
 };
 
-const ZListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  starting_after: z.string().min(1).optional(),
-  external_id: z.string().min(1).optional(),
-});
+export const ZListInvoicesQuery = ZListQuery.extend({ external_id: z.string().min(1).optional() });
 
-export const listInvoices: Endpoint<z.infer<typeof ZListQuery>> = {
-  input: ({ url }) => parseParams(ZListQuery, queryObject(url)),
+export const listInvoices: Endpoint<z.infer<typeof ZListInvoicesQuery>> = {
+  input: ({ url }) => parseParams(ZListInvoicesQuery, queryObject(url)),
   handle: async ({ db, scope, input }) => {
     const page = await listInvoiceDocuments(db, scope, { limit: input.limit, startingAfter: input.starting_after, externalId: input.external_id });
-    return {
-      status: 200,
-      body: { object: 'list', url: '/v1/invoices', has_more: page.hasMore, data: page.invoices.map((p) => serializeDocument(p.invoice, p.corrections)) },
-    };
+    return { status: 200, body: listEnvelope('/v1/invoices', page, (p) => serializeDocument(p.invoice, p.corrections)) };
   },
 };

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiClient } from '../../test/api-client';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { startWeb, type RunningProcess } from '../../test/web';
-import { enableLive } from '../accounts/account-settings';
-import { unsealWebhookSecret } from '../webhooks/webhook-secret';
+import { apiClient } from '@/test/api-client';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { startWeb, type RunningProcess } from '@/test/web';
+import { enableLive } from '@/server/accounts/account-settings';
+import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
 
 const t = useTestDatabase();
 let web: RunningProcess;
@@ -99,7 +99,9 @@ describe('POST /v1/webhook_endpoints', () => {
     const made = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post('/v1/webhook_endpoints', hook({ description: `n${i}` }))));
     expect(made.filter((r) => r.status === 201)).toHaveLength(16);
     const refused = made.filter((r) => r.status !== 201);
-    expect(refused.map((r) => [r.status, r.body.error.code, r.body.error.type])).toEqual(Array(4).fill([400, 'webhook_endpoint_limit', 'invalid_request_error']));
+    expect(refused.map((r) => [r.status, r.body.error.code, r.body.error.type])).toEqual(
+      Array(4).fill([400, 'webhook_endpoint_limit', 'invalid_request_error']),
+    );
     expect(refused[0]!.body.error.doc_url).toMatch(/#webhook_endpoint_limit$/);
     expect((await live.post('/v1/webhook_endpoints', hook({ url: 'https://93.184.216.34/hook' }))).status).toBe(201); // the other mode counts apart
     const victim = made.find((r) => r.status === 201)!.body.id;
@@ -156,7 +158,12 @@ describe('GET and DELETE /v1/webhook_endpoints', () => {
     const mine = await newAccount();
     const theirs = await newAccount();
     const id = (await mine.test.post('/v1/webhook_endpoints', hook())).body.id;
-    for (const [api, method] of [[theirs.test, 'GET'], [theirs.test, 'DELETE'], [mine.live, 'GET'], [mine.live, 'DELETE']] as const) {
+    for (const [api, method] of [
+      [theirs.test, 'GET'],
+      [theirs.test, 'DELETE'],
+      [mine.live, 'GET'],
+      [mine.live, 'DELETE'],
+    ] as const) {
       const res = await api.request(method, `/v1/webhook_endpoints/${id}`);
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'resource_missing', param: 'id' });
@@ -165,7 +172,10 @@ describe('GET and DELETE /v1/webhook_endpoints', () => {
     const bad = await mine.test.get('/v1/webhook_endpoints/inv_123');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'parameter_invalid', param: 'id' });
-    expect((await mine.test.get(`/v1/webhook_endpoints?starting_after=we_unknown`)).body.error).toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+    expect((await mine.test.get(`/v1/webhook_endpoints?starting_after=we_unknown`)).body.error).toMatchObject({
+      code: 'resource_missing',
+      param: 'starting_after',
+    });
     expect((await mine.test.request('PUT', `/v1/webhook_endpoints/${id}`, {})).status).toBe(405);
   });
 });

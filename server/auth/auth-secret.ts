@@ -1,5 +1,6 @@
+import 'server-only';
 import { createHmac } from 'node:crypto';
-import { config } from '../config';
+import { config } from '@/server/config';
 
 /** next-auth's JWT secret, derived from APP_SECRET so an operator manages one secret, not two. */
 export function deriveAuthSecret(): string {

@@ -1,7 +1,8 @@
+import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { config } from '../config';
-import { db } from '../db/client';
+import { config } from '@/server/config';
+import { db } from '@/server/db/client';
 import { deriveAuthSecret } from './auth-secret';
 import { verifySignIn } from './sign-in';
 

@@ -1,7 +1,8 @@
+import 'server-only';
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { users } from '../db/schema';
-import { hashPassword, verifyPassword } from './passwords';
+import type { DbOrTx } from '@/server/db/client';
+import { users } from '@/server/db/schema';
+import { hashPassword, verifyPassword } from '@/server/security/passwords';
 
 /** Spent on unknown e-mails too, so the answer time does not tell which addresses have accounts. */
 let dummyHash: Promise<string> | undefined;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { Logger, runMigrations } from 'graphile-worker';
-import { ROOT } from '../config';
+import { ROOT } from '@/server/config';
 import { createDb } from './client';
 
 const quietLogger = new Logger(() => () => {});

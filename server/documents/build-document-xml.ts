@@ -1,13 +1,12 @@
-import type { DbOrTx } from '../db/client';
-import { buildCorrectionXml } from '../ksef/fa3/build-correction';
-import { buildInvoiceXml } from '../ksef/fa3/build-invoice';
-import type { ExchangeRate } from '../ksef/fa3/exchange-rate';
-import type { Seller } from '../ksef/fa3/parts';
-import { ZNormalizedOrder, ZNormalizedRefund } from '../orders/types';
+import type { DbOrTx } from '@/server/db/client';
+import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
+import { buildInvoiceXml } from '@/server/ksef/fa3/build-invoice';
+import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
+import type { Seller } from '@/server/ksef/fa3/parts';
+import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
+import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
 import { earlierRefunds } from './earlier-refunds';
-
-const SYSTEM_INFO = 'KSeF Relay';
 
 /**
  * The FA(3) XML of a numbered document. Built once and stored before sending, so a retry sends the same
@@ -20,6 +19,7 @@ export async function buildDocumentXml(db: DbOrTx, doc: DocumentRow, seller: Sel
       seller,
       order: ZNormalizedOrder.parse(doc.input),
       number: doc.number,
+      documentId: doc.id,
       issueDate: doc.issueDate,
       exchangeRate: (doc.exchangeRate as ExchangeRate | null) ?? undefined,
       systemInfo: SYSTEM_INFO,
@@ -34,10 +34,12 @@ export async function buildDocumentXml(db: DbOrTx, doc: DocumentRow, seller: Sel
       issueDate: original.issueDate,
       ksefNumber: original.ksefNumber,
       exchangeRate: (original.exchangeRate as ExchangeRate | null) ?? undefined,
+      documentId: original.id,
     },
     earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
     refund: ZNormalizedRefund.parse(doc.input),
     number: doc.number,
+    documentId: doc.id,
     issueDate: doc.issueDate,
     systemInfo: SYSTEM_INFO,
   });

@@ -1,7 +1,8 @@
-import type { Db } from '../db/client';
-import type { Scope } from '../db/scope';
-import { newId } from '../ids';
-import type { NormalizedOrder } from '../orders/types';
+import type { Db } from '@/server/db/client';
+import type { Scope } from '@/server/db/scope';
+import { newId } from '@/server/ids';
+import { jobKey } from '@/server/jobs/registry';
+import type { NormalizedOrder } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
 import { documentFromSql } from './document-from-sql';
 
@@ -22,7 +23,7 @@ with mode as (
 ), timeline as (
   insert into document_transitions (document_id, from_status, to_status) select id, null, 'pending' from ins
 ), job as (
-  select graphile_worker.add_job('document_prepare', json_build_object('documentId', id), job_key := 'prepare:' || id) from ins
+  select graphile_worker.add_job('document_prepare', json_build_object('documentId', id), job_key := $7) from ins
 )
 select ins.*, true as created, (select count(*) from job) as jobs from ins
 union all
@@ -30,7 +31,9 @@ select d.*, false, 0 from documents d
 where d.account_id = $1 and d.mode = $2::mode and d.kind = 'invoice' and d.order_external_id = $4 and not exists (select 1 from ins)`;
 
 export async function createInvoiceDocument(db: Db, scope: Scope, order: NormalizedOrder): Promise<{ document: DocumentRow; created: boolean }> {
-  const rows = await db.$client.unsafe(INTAKE, [scope.accountId, scope.mode, newId('inv'), order.externalId, order.buyer.email, JSON.stringify(order)], { prepare: true });
+  const id = newId('inv');
+  const params = [scope.accountId, scope.mode, id, order.externalId, order.buyer.email, JSON.stringify(order), jobKey('document_prepare', { documentId: id })];
+  const rows = await db.$client.unsafe(INTAKE, params, { prepare: true });
   const row = rows[0];
   // another transaction inserted the same order between our insert attempt and our read: read it now
   if (!row) return createInvoiceDocument(db, scope, order);

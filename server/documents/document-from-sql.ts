@@ -12,6 +12,7 @@ export function documentFromSql(raw: Record<string, unknown>): DocumentRow {
   out.seq = Number(out.seq);
   out.createdAt = new Date(out.createdAt as string);
   out.updatedAt = new Date(out.updatedAt as string);
+  if (out.offlineDeadline !== null && out.offlineDeadline !== undefined) out.offlineDeadline = new Date(out.offlineDeadline as string);
   if (out.totalGrossGrosze !== null && out.totalGrossGrosze !== undefined) out.totalGrossGrosze = Number(out.totalGrossGrosze);
   delete out.created;
   delete out.jobs;

@@ -1,3 +1,3 @@
-import type { documents } from '../db/schema';
+import type { documents } from '@/server/db/schema';
 
 export type DocumentRow = typeof documents.$inferSelect;

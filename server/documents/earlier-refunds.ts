@@ -1,7 +1,7 @@
 import { and, eq, lt, notInArray } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { documents } from '../db/schema';
-import { ZNormalizedRefund, type NormalizedRefund } from '../orders/types';
+import type { DbOrTx } from '@/server/db/client';
+import { documents } from '@/server/db/schema';
+import { ZNormalizedRefund, type NormalizedRefund } from '@/server/orders/types';
 
 /**
  * Refunds already corrected on an invoice (oldest first), up to `beforeSeq` when given. Corrections that never

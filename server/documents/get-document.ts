@@ -1,13 +1,16 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { documents } from '../db/schema';
-import { AppError } from '../errors';
+import type { DbOrTx } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { documents } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
 import type { DocumentRow } from './document-row';
 
 /** A document of the scope; another account's or mode's looks exactly like a missing one (invariant 5). */
 export async function getDocument(db: DbOrTx, scope: Scope, id: string): Promise<DocumentRow> {
-  const [doc] = await db.select().from(documents).where(and(inScope(documents, scope), eq(documents.id, id)));
+  const [doc] = await db
+    .select()
+    .from(documents)
+    .where(and(inScope(documents, scope), eq(documents.id, id)));
   if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
   return doc;
 }

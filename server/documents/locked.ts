@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { documents, type DocumentStatus } from '../db/schema';
+import type { Db, Tx } from '@/server/db/client';
+import { documents, type DocumentStatus } from '@/server/db/schema';
 import type { DocumentRow } from './document-row';
 
 /**

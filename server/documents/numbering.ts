@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import type { Scope } from '../db/scope';
-import type { DocumentKind } from '../db/schema';
+import type { Tx } from '@/server/db/client';
+import type { Scope } from '@/server/db/scope';
+import type { DocumentKind } from '@/server/db/schema';
 
 export type Series = 'FV' | 'KOR';
 

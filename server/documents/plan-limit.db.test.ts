@@ -1,15 +1,15 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { useWorker } from '../../test/pipeline';
-import { waitFor } from '../../test/web';
-import { CRONTAB } from '../../worker/task-list';
-import { countIssuedThisMonth, setMonthlyLimit } from '../accounts/account-settings';
-import { inScope, type Scope } from '../db/scope';
-import { documents } from '../db/schema';
-import { parseOrderInput } from '../orders/order-schema';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { useWorker } from '@/test/pipeline';
+import { waitFor } from '@/test/web';
+import { CRONTAB } from '@/worker/task-list';
+import { countIssuedThisMonth, setMonthlyLimit } from '@/server/accounts/account-settings';
+import { inScope, type Scope } from '@/server/db/scope';
+import { documents } from '@/server/db/schema';
+import { parseOrderInput } from '@/server/orders/order-schema';
 import { createInvoiceDocument } from './create-invoice';
 import { releasePlanLimited } from './prepare-document';
 
@@ -23,7 +23,12 @@ useWorker(t.url, { tasks: 'document_prepare,plan_release' });
 const create = async (scope: Scope) => (await createInvoiceDocument(t.db(), scope, parseOrderInput(paidOrder()))).document.id;
 
 async function states(scope: Scope) {
-  return t.db().select({ id: documents.id, status: documents.status, number: documents.number, code: sql<string | null>`${documents.lastError}->>'code'` }).from(documents).where(inScope(documents, scope)).orderBy(asc(documents.seq));
+  return t
+    .db()
+    .select({ id: documents.id, status: documents.status, number: documents.number, code: sql<string | null>`${documents.lastError}->>'code'` })
+    .from(documents)
+    .where(inScope(documents, scope))
+    .orderBy(asc(documents.seq));
 }
 
 const settled = (scope: Scope, expected: Record<string, number>) =>
@@ -53,7 +58,12 @@ test('live: beyond monthly_limit documents wait unnumbered; a plan change releas
 
   // the three oldest got the month's three numbers (concurrent numbering may swap them among themselves)
   let rows = await states(live);
-  expect(rows.slice(0, 3).map((r) => seqNumber(r.number)).sort()).toEqual([1, 2, 3]);
+  expect(
+    rows
+      .slice(0, 3)
+      .map((r) => seqNumber(r.number))
+      .sort(),
+  ).toEqual([1, 2, 3]);
   expect(rows.slice(3).map((r) => r.number)).toEqual([null, null, null]);
   expect(rows.slice(3).every((r) => r.code === 'plan_limit_reached')).toBe(true);
   expect(await countIssuedThisMonth(t.db(), live)).toBe(3);
@@ -68,9 +78,11 @@ test('live: beyond monthly_limit documents wait unnumbered; a plan change releas
   rows = await states(live);
   expect(rows.slice(3).map((r) => seqNumber(r.number))).toEqual([4, 5, 6]); // released oldest first
   expect(rows.at(-1)!.id).toBe(late);
-  const timeline = await t.db().execute<{ to_status: string; code: string | null }>(
-    sql`select to_status, error->>'code' as code from document_transitions where document_id = ${late} order by id`,
-  );
+  const timeline = await t
+    .db()
+    .execute<{ to_status: string; code: string | null }>(
+      sql`select to_status, error->>'code' as code from document_transitions where document_id = ${late} order by id`,
+    );
   expect(timeline.map((s) => (s.code ? `${s.to_status}:${s.code}` : s.to_status))).toEqual(['pending', 'waiting_for_plan_limit:plan_limit_reached', 'queued']);
   expect(await countIssuedThisMonth(t.db(), live)).toBe(6);
 });
@@ -83,12 +95,19 @@ test('the Warsaw month turn releases the waiting documents into the new month, u
   await settled(live, { queued: 1, waiting_for_plan_limit: 2 });
   // nothing changes within the month
   expect(await releasePlanLimited(t.db(), live)).toBe(0);
-  const [turn] = await t.db().execute<{ ms: number }>(
-    sql`select extract(epoch from (date_trunc('month', now() at time zone 'Europe/Warsaw') + interval '1 month') at time zone 'Europe/Warsaw')::float8 * 1000 as ms`,
-  );
+  const [turn] = await t
+    .db()
+    .execute<{ ms: number }>(
+      sql`select extract(epoch from (date_trunc('month', now() at time zone 'Europe/Warsaw') + interval '1 month') at time zone 'Europe/Warsaw')::float8 * 1000 as ms`,
+    );
   const nextMonth = new Date(turn!.ms + 60_000); // 00:01 on the 1st, Warsaw
   expect(await releasePlanLimited(t.db(), live, nextMonth)).toBe(1);
-  const rows = await t.db().select().from(documents).where(and(inScope(documents, live), eq(documents.status, 'queued'))).orderBy(asc(documents.seq));
+  const rows = await t
+    .db()
+    .select()
+    .from(documents)
+    .where(and(inScope(documents, live), eq(documents.status, 'queued')))
+    .orderBy(asc(documents.seq));
   expect(rows).toHaveLength(2);
   expect(rows[1]!.number).toMatch(/^FV\/\d{4}\/\d{2}\/1$/);
   expect(rows[1]!.number).not.toBe(rows[0]!.number);

@@ -1,15 +1,15 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { countIssuedThisMonth } from '../accounts/account-settings';
-import type { Db, Tx } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { accountModes, documents, type DocumentStatus, type StoredError } from '../db/schema';
-import { enqueue } from '../jobs/enqueue';
-import { getRateForPayment } from '../nbp/rates';
-import { NbpRateNotFoundError } from '../nbp/client';
-import { warsawDate } from '../orders/dates';
-import { computeCorrection, computeTotals } from '../orders/totals';
-import { ZNormalizedOrder, ZNormalizedRefund } from '../orders/types';
-import { sendQueue } from '../submission/credentials';
+import { countIssuedThisMonth } from '@/server/accounts/account-settings';
+import type { Db, Tx } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { accountModes, documents, type DocumentStatus, type DocumentWarning, type StoredError } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
+import { getRateForPayment } from '@/server/nbp/rates';
+import { NbpRateNotFoundError } from '@/server/nbp/client';
+import { warsawDate } from '@/server/orders/dates';
+import { buyerAddressProblem, invoiceDeadline, isLate } from '@/server/orders/tax-dates';
+import { computeCorrection, computeTotals } from '@/server/orders/totals';
+import { type NormalizedOrder, ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
 import { documentError } from './document-errors';
 import { earlierRefunds } from './earlier-refunds';
@@ -17,6 +17,7 @@ import { withLockedDocument } from './locked';
 import { formatNumber, periodOf, seriesOf, takeNextNumber } from './numbering';
 import { sellerOf } from './seller';
 import { transition } from './transition';
+import { addWarnings } from './warnings';
 import { wakeCorrections } from './wake-corrections';
 
 type Prepared = { exchangeRate: { rate: string; date: string; table: string } | null; currency: string; buyerNip: string; orderNumber: string };
@@ -53,7 +54,10 @@ export async function releasePlanLimited(db: Db, scope: Scope, now = new Date())
 
 /** releasePlanLimited for every scope that has waiting documents (the cron run). */
 export async function releaseAllPlanLimited(db: Db, now = new Date()): Promise<number> {
-  const scopes = await db.selectDistinct({ accountId: documents.accountId, mode: documents.mode }).from(documents).where(eq(documents.status, 'waiting_for_plan_limit'));
+  const scopes = await db
+    .selectDistinct({ accountId: documents.accountId, mode: documents.mode })
+    .from(documents)
+    .where(eq(documents.status, 'waiting_for_plan_limit'));
   let released = 0;
   for (const scope of scopes) released += await releasePlanLimited(db, scope, now);
   return released;
@@ -75,7 +79,14 @@ async function planVerdict(tx: Tx, doc: DocumentRow, period: string): Promise<'g
       pending: sql<number>`count(*) filter (where ${documents.status} = 'pending')::int`,
     })
     .from(documents)
-    .where(and(inScope(documents, scope), eq(documents.kind, 'invoice'), inArray(documents.status, ['waiting_for_plan_limit', 'pending']), lt(documents.seq, doc.seq)));
+    .where(
+      and(
+        inScope(documents, scope),
+        eq(documents.kind, 'invoice'),
+        inArray(documents.status, ['waiting_for_plan_limit', 'pending']),
+        lt(documents.seq, doc.seq),
+      ),
+    );
   if (older && older.waiting > 0) return 'wait';
   const limit = plan?.monthlyLimit ?? null;
   if (limit === null) return 'go';
@@ -93,7 +104,6 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   if (!(await sellerOf(db, scope))) return skip(db, doc, 'seller_not_configured');
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');
-
 
   const order = ZNormalizedOrder.parse((original ?? doc).input);
   let exchangeRate: Prepared['exchangeRate'] = null;
@@ -113,7 +123,7 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
     const verdict = await planVerdict(tx, locked, periodOf(issueDate));
     if (verdict !== 'go') {
       if (locked.status === 'pending') await transition(tx, locked, 'waiting_for_plan_limit', { lastError: documentError('plan_limit_reached') });
-      if (verdict === 'behind') await enqueue(tx, 'plan_release', scope, { jobKey: `plan:${scope.accountId}:${scope.mode}`, runAt: new Date(Date.now() + 2_000) });
+      if (verdict === 'behind') await enqueue(tx, 'plan_release', scope, { runAt: new Date(Date.now() + 2_000) });
       outcome = 'waiting';
       return;
     }
@@ -123,7 +133,7 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
         : computeCorrection(order, await earlierRefunds(tx, original!.id, locked.seq), ZNormalizedRefund.parse(locked.input)).grossGrosze;
     const series = seriesOf(locked.kind);
     const n = await takeNextNumber(tx, scope, series, periodOf(issueDate));
-    await transition(tx, locked, 'queued', {
+    const queued = await transition(tx, locked, 'queued', {
       number: formatNumber(series, periodOf(issueDate), n),
       issueDate,
       totalGrossGrosze: totalGross,
@@ -133,10 +143,25 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
       exchangeRate: prepared.exchangeRate,
       lastError: null,
     });
-    await enqueue(tx, 'ksef_send', { documentId: locked.id }, { jobKey: `send:${locked.id}`, queueName: sendQueue(scope) });
+    if (locked.kind === 'invoice') await addWarnings(tx, queued, invoiceWarnings(order, issueDate));
+    await enqueue(tx, 'ksef_send', { documentId: locked.id, ...scope });
     outcome = 'numbered';
   });
   return outcome;
+}
+
+/** What a person should see about an invoice that still goes out: late (art. 106i ust. 1-2), buyer address incomplete. */
+export function invoiceWarnings(order: NormalizedOrder, issueDate: string): DocumentWarning[] {
+  const warnings: DocumentWarning[] = [];
+  if (isLate(issueDate, order.paidAt)) {
+    warnings.push({
+      code: 'invoice_late',
+      message: `Issued ${issueDate}, after ${invoiceDeadline(order.paidAt)}: the 15th of the month after the payment (art. 106i ust. 1-2 of the VAT act). The invoice is valid but late.`,
+    });
+  }
+  const address = buyerAddressProblem(order.buyer);
+  if (address) warnings.push({ code: 'buyer_address_incomplete', message: address });
+  return warnings;
 }
 
 async function load(db: Db | Tx, id: string): Promise<DocumentRow | undefined> {

@@ -1,8 +1,9 @@
-import { config } from '../config';
-import type { StoredError } from '../db/schema';
-import { withDocUrl } from '../http/errors';
-import { formatGrosze } from '../orders/money';
+import { config } from '@/server/config';
+import type { StoredError } from '@/server/db/schema';
+import { withDocUrl } from '@/server/errors';
+import { formatGrosze } from '@/server/orders/money';
 import type { DocumentRow } from './document-row';
+import { serializeOffline } from './offline';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -24,6 +25,7 @@ function serializeCommon(doc: DocumentRow) {
     buyer_nip: doc.buyerNip,
     pdf_url: doc.pdfToken && doc.pdfFileId ? pdfUrl(doc.pdfToken) : null,
     last_error: withDocUrl(doc.lastError as StoredError | null),
+    offline: serializeOffline(doc),
     created: unix(doc.createdAt),
     updated: unix(doc.updatedAt),
   };

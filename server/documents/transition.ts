@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import { documents, documentTransitions, type DocumentStatus, type StoredError } from '../db/schema';
-import { recordEvent } from '../events/record-event';
+import type { Tx } from '@/server/db/client';
+import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
+import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
+import { metrics } from '@/server/observability/metrics';
 
 /** The moves of spec section 3; anything else is a bug and throws. */
 const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
@@ -11,7 +13,8 @@ const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   queued: ['queued', 'sending', 'skipped', 'error'],
   sending: ['sending', 'queued', 'accepted', 'rejected', 'error'],
   accepted: [],
-  rejected: [],
+  // only a technical correction: an offline document KSeF rejected for a technical reason is sent again (issue 17)
+  rejected: ['queued'],
   skipped: [],
   error: [],
 };
@@ -40,10 +43,18 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
   const error = (patch.lastError ?? null) as StoredError | null;
   if (doc.status !== to || error) {
     await tx.insert(documentTransitions).values({ documentId: doc.id, fromStatus: doc.status, toStatus: to, error });
+    metrics().documentTransitions.inc({ from: doc.status, to });
   }
   const outcome = FINAL_EVENT[to];
-  if (outcome) await recordEvent(tx, updated, `${updated.kind}.${outcome}`);
+  if (outcome) await recordDocumentEvent(tx, updated, `${updated.kind}.${outcome}`);
+  if (to === 'accepted') await enqueueStoreWriteback(tx, updated.id);
   return updated;
+}
+
+/** A document that came from a store connection is written back to its order once accepted (server/stores/writeback.ts). */
+async function enqueueStoreWriteback(tx: Tx, documentId: string): Promise<void> {
+  const [link] = await tx.select({ id: storeDocuments.documentId }).from(storeDocuments).where(eq(storeDocuments.documentId, documentId));
+  if (link) await enqueue(tx, 'store_writeback', { documentId });
 }
 
 /** Updates fields without a status change (references, UPO, PDF); `updated` moves too. */

@@ -1,8 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import { documents } from '../db/schema';
-import { enqueue } from '../jobs/enqueue';
-import { sendQueue } from '../submission/credentials';
+import type { Tx } from '@/server/db/client';
+import { documents } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
 import type { DocumentRow } from './document-row';
 
 /**
@@ -15,6 +14,6 @@ export async function wakeCorrections(tx: Tx, invoice: DocumentRow): Promise<voi
     .from(documents)
     .where(and(eq(documents.invoiceId, invoice.id), eq(documents.kind, 'correction'), eq(documents.status, 'queued')));
   for (const c of waiting) {
-    await enqueue(tx, 'ksef_send', { documentId: c.id }, { jobKey: `send:${c.id}`, queueName: sendQueue({ accountId: invoice.accountId, mode: invoice.mode }) });
+    await enqueue(tx, 'ksef_send', { documentId: c.id, accountId: invoice.accountId, mode: invoice.mode });
   }
 }

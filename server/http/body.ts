@@ -1,4 +1,5 @@
-import { AppError } from '../errors';
+import { AppError } from '@/server/errors';
+import { findUnsafeText } from './safe-text';
 
 export const MAX_BODY_BYTES = 1_000_000;
 
@@ -26,15 +27,26 @@ export async function readBody(req: Request, max = MAX_BODY_BYTES): Promise<stri
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    // Bytes that are not UTF-8 would otherwise be stored as U+FFFD, silently changing the seller's data.
+    throw new AppError('body_invalid_json', undefined, 'The request body is not valid UTF-8.');
+  }
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Parses a JSON object body; an empty body counts as `{}` so that parameter errors name what is missing. */
 export function parseJsonBody(raw: string): unknown {
   if (raw.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(raw);
+    body = JSON.parse(raw);
   } catch {
     throw new AppError('body_invalid_json');
   }
+  const unsafe = findUnsafeText(body);
+  if (unsafe !== undefined) throw new AppError('parameter_invalid', unsafe, `Invalid ${unsafe}: NUL characters and unpaired surrogates are not allowed.`);
+  return body;
 }

@@ -1,10 +1,7 @@
-import { AppError, ERRORS, type ErrorCode } from '../errors';
-import { config } from '../config';
-import type { StoredError } from '../db/schema';
+import { log } from '@/server/observability/log';
+import { AppError, docUrl, ERRORS, type ErrorBody, type ErrorCode } from '@/server/errors';
 
-export type ErrorBody = StoredError & { doc_url: string };
-
-export const docUrl = (code: string): string => `${config().ERRORS_PAGE_URL}#${code}`;
+export type { ErrorBody };
 
 /** The Error object of spec 2.3 for a code, with optional param, message and KSeF code. */
 export function errorObject(code: ErrorCode, param?: string, message?: string, ksefCode?: number): ErrorBody {
@@ -19,15 +16,12 @@ export function errorObject(code: ErrorCode, param?: string, message?: string, k
   };
 }
 
-/** Adds doc_url to a stored `last_error` for the API. */
-export const withDocUrl = (e: StoredError | null): ErrorBody | null => (e ? { ...e, doc_url: docUrl(e.code) } : null);
-
 /** The only place a failure becomes an HTTP error: AppErrors map through the table, anything else is a 500. */
 export function toErrorResponse(err: unknown): { status: number; body: { error: ErrorBody }; headers: Record<string, string> } {
   if (err instanceof AppError) {
     const status = ERRORS[err.code].status ?? 500;
     return { status, body: { error: errorObject(err.code, err.param, err.message, err.extra.ksefCode) }, headers: err.extra.headers ?? {} };
   }
-  console.error('internal_error', err);
+  log.error({ err }, 'internal_error');
   return { status: 500, body: { error: errorObject('internal_error') }, headers: {} };
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import type { Scope } from '../db/scope';
-import { AppError } from '../errors';
-import { sealJson, unsealJson } from '../security/sealed-json';
+import type { Db } from '@/server/db/client';
+import type { Scope } from '@/server/db/scope';
+import { AppError } from '@/server/errors';
+import { sealJson, unsealJson } from '@/server/security/sealed-json';
 import { toErrorResponse } from './errors';
 
 export type StoredResponse = { status: number; body: string };

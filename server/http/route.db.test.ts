@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { AppError } from '../errors';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { AppError } from '@/server/errors';
 import { v1Routes, setRouteDb, type Endpoint } from './route';
 import { parseParams } from './validate';
 
@@ -17,7 +17,9 @@ const createThing: Endpoint<z.infer<typeof ZThing>> = {
   idempotent: { replayStatus: 200 },
   handle: async ({ db, input }) => {
     await new Promise((r) => setTimeout(r, 50));
-    const [row] = await db.execute<{ n: number }>(sql`insert into executions (name) values (${input.thing.name}) returning (select count(*)::int + 1 from executions) as n`);
+    const [row] = await db.execute<{ n: number }>(
+      sql`insert into executions (name) values (${input.thing.name}) returning (select count(*)::int + 1 from executions) as n`,
+    );
     if (input.thing.name === 'boom') throw new Error('handler crashed');
     if (input.thing.name === 'bad') throw new AppError('order_unprocessable', 'thing.name', 'bad thing');
     return { status: 201, body: { n: row?.n, name: input.thing.name } };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { AppError } from '../errors';
-import { jsonPath, valueAt } from '../json-path';
+import { AppError } from '@/server/errors';
+import { jsonPath, valueAt } from '@/server/json-path';
 
 /**
  * Parses with a zod schema and turns the first issue into parameter_missing (absent value) or parameter_invalid,

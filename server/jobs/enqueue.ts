@@ -1,24 +1,23 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
+import type { DbOrTx } from '@/server/db/client';
+import { JOBS, jobKey, jobQueue, parsePayload, type JobInput, type TaskName } from './registry';
 
-/** Every task of the worker, by name (plain identifiers: graphile-worker's folder rules, DESIGN.md). */
-export const TASK_NAMES = ['document_prepare', 'ksef_send', 'ksef_status', 'ksef_batch_status', 'plan_release', 'pdf_render', 'mail_send', 'webhook_deliver', 'ksef_check', 'maintenance'] as const;
-export type TaskName = (typeof TASK_NAMES)[number];
-
-export type JobOptions = { runAt?: Date; jobKey?: string; queueName?: string; maxAttempts?: number; priority?: number };
+export type JobOptions = { runAt?: Date; priority?: number };
 
 /**
  * Adds a job inside the caller's transaction (invariant 2): the job exists exactly when the state change that
- * needs it committed.
+ * needs it committed. Key, queue and attempts come from the registry.
  */
-export async function enqueue(tx: DbOrTx, task: TaskName, payload: Record<string, unknown>, o: JobOptions = {}): Promise<void> {
+export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: JobInput<T>, o: JobOptions = {}): Promise<void> {
+  const payload = parsePayload(task, input);
+  const def: { maxAttempts?: number } = JOBS[task];
   await tx.execute(sql`select graphile_worker.add_job(
     ${task}::text,
     ${JSON.stringify(payload)}::json,
-    queue_name := ${o.queueName ?? null}::text,
+    queue_name := ${jobQueue(task, payload) ?? null}::text,
     run_at := ${o.runAt?.toISOString() ?? null}::timestamptz,
-    max_attempts := ${o.maxAttempts ?? 25}::int,
-    job_key := ${o.jobKey ?? null}::text,
+    max_attempts := ${def.maxAttempts ?? 25}::int,
+    job_key := ${jobKey(task, payload)}::text,
     priority := ${o.priority ?? 0}::int
   )`);
 }

@@ -1,25 +1,51 @@
+import { config } from '@/server/config';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db } from '@/server/db/client';
 
-/** A worker process that has not beaten for this long is taken as dead (SIGKILL, lost machine). */
-export const DEAD_AFTER_SECONDS = Number(process.env.WORKER_DEAD_AFTER_SECONDS ?? 15);
-
+/**
+ * Liveness of worker processes. A process beats every WORKER_HEARTBEAT_MS with the graphile-worker ids it locks
+ * jobs under; one that has not beaten for WORKER_DEAD_AFTER_SECONDS is taken as dead (SIGKILL, lost machine).
+ */
 export async function beat(db: Db, processId: string, graphileWorkerIds: string[]): Promise<void> {
   await db.execute(sql`
     insert into worker_heartbeats (worker_id, info) values (${processId}, ${JSON.stringify({ graphileWorkerIds })}::jsonb)
     on conflict (worker_id) do update set last_seen = now(), info = excluded.info`);
 }
 
+/** graphile-worker's own release of jobs and queues locked under the given ids. */
+export async function unlockWorkers(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(
+    sql`select graphile_worker.force_unlock_workers(array[${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[])`,
+  );
+}
+
 /**
- * graphile-worker keeps a killed worker's jobs locked for hours; releasing them is what makes "a crash loses no
- * work" hold. Returns the graphile worker ids that were released.
+ * graphile-worker keeps the jobs and queues of a pool that went away locked for hours; releasing them is what
+ * makes "a crash or a stop loses no work" hold. Two kinds are released: the ids of processes whose heartbeat
+ * stopped, and any lock held (for longer than the dead-after time) under an id that no heartbeat names, which is
+ * what a process leaves when it exited without releasing (a stop whose last release failed). Returns the ids.
  */
-export async function releaseDeadWorkers(db: Db, unlock: (workerIds: string[]) => Promise<void>): Promise<string[]> {
+export async function releaseDeadWorkers(db: Db): Promise<string[]> {
+  const deadAfter = config().WORKER_DEAD_AFTER_SECONDS;
   const dead = await db.execute<{ worker_id: string; ids: string[] }>(sql`
-    delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${DEAD_AFTER_SECONDS})
+    delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${deadAfter})
     returning worker_id, coalesce(array(select jsonb_array_elements_text(info->'graphileWorkerIds')), '{}') as ids`);
-  const ids = dead.flatMap((d) => d.ids);
-  if (ids.length > 0) await unlock(ids);
+  const orphans = await db.execute<{ locked_by: string }>(sql`
+    with live as (
+      select jsonb_array_elements_text(info->'graphileWorkerIds') as id from worker_heartbeats
+    ), locks as (
+      select locked_by, locked_at from graphile_worker._private_jobs where locked_by is not null
+      union all
+      select locked_by, locked_at from graphile_worker._private_job_queues where locked_by is not null
+    )
+    select distinct locked_by from locks
+    where locked_at < now() - make_interval(secs => ${deadAfter}) and locked_by not in (select id from live)`);
+  const ids = [...new Set([...dead.flatMap((d) => d.ids), ...orphans.map((o) => o.locked_by)])];
+  await unlockWorkers(db, ids);
   return ids;
 }
 

@@ -4,8 +4,7 @@ import { KsefApiError } from './http';
 import { buildAuthTokenRequest, signXades } from './xades';
 
 export type KsefCredential =
-  | { kind: 'token'; nip: string; token: string }
-  | { kind: 'certificate'; nip: string; certificatePem: string; privateKeyPem: string };
+  { kind: 'token'; nip: string; token: string } | { kind: 'certificate'; nip: string; certificatePem: string; privateKeyPem: string };
 
 export type KsefTokens = { accessToken: string; accessValidUntil: Date; refreshToken: string; refreshValidUntil: Date };
 
@@ -62,7 +61,11 @@ async function startWithCertificate(client: KsefClient, nip: string, certificate
  * Challenge → KSeF token or XAdES → poll the status until it leaves 100 → redeem (README §5). Throws KsefAuthError
  * when KSeF refuses the credential, KsefApiError/KsefUnavailableError from the transport.
  */
-export async function authenticate(client: KsefClient, credential: KsefCredential, opts: { pollIntervalMs?: number; timeoutMs?: number } = {}): Promise<KsefTokens> {
+export async function authenticate(
+  client: KsefClient,
+  credential: KsefCredential,
+  opts: { pollIntervalMs?: number; timeoutMs?: number } = {},
+): Promise<KsefTokens> {
   const init =
     credential.kind === 'token'
       ? await startWithToken(client, credential.nip, credential.token)

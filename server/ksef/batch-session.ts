@@ -32,7 +32,11 @@ export type PartUpload = { ordinalNumber: number; method: string; url: string; h
  * The three steps of README §8 as separate calls, so the pipeline can record the session reference before any
  * part is uploaded (a crash mid-upload is then reconciled from KSeF's session status).
  */
-export async function openBatchSession(client: KsefClient, accessToken: string, pkg: BatchPackage): Promise<{ referenceNumber: string; partUploadRequests: PartUpload[] }> {
+export async function openBatchSession(
+  client: KsefClient,
+  accessToken: string,
+  pkg: BatchPackage,
+): Promise<{ referenceNumber: string; partUploadRequests: PartUpload[] }> {
   return client.http.json({
     method: 'POST',
     path: '/sessions/batch',

@@ -1,6 +1,15 @@
 import { generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { decryptAes, decryptRsaOaep, encryptAes, encryptRsaOaep, newSessionKey, selectPublicKeyCertificate, sha256Base64, type PublicKeyCertificate } from './crypto';
+import {
+  decryptAes,
+  decryptRsaOaep,
+  encryptAes,
+  encryptRsaOaep,
+  newSessionKey,
+  selectPublicKeyCertificate,
+  sha256Base64,
+  type PublicKeyCertificate,
+} from './crypto';
 
 test('AES-256-CBC output is the bare ciphertext: one full padding block more than a multiple of 16', () => {
   const key = newSessionKey();
@@ -22,7 +31,13 @@ test('sha256Base64 is 44 characters of standard Base64', () => {
 });
 
 test('certificate selection: right usage, valid now, latest validFrom', () => {
-  const cert = (id: string, usage: string, from: string, to: string): PublicKeyCertificate => ({ certificate: id, publicKeyId: id, validFrom: from, validTo: to, usage: [usage] });
+  const cert = (id: string, usage: string, from: string, to: string): PublicKeyCertificate => ({
+    certificate: id,
+    publicKeyId: id,
+    validFrom: from,
+    validTo: to,
+    usage: [usage],
+  });
   const list = [
     cert('old', 'KsefTokenEncryption', '2025-01-01T00:00:00Z', '2027-01-01T00:00:00Z'),
     cert('new', 'KsefTokenEncryption', '2026-06-01T00:00:00Z', '2027-01-01T00:00:00Z'),

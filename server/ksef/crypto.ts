@@ -1,4 +1,14 @@
-import { constants, createCipheriv, createDecipheriv, createHash, privateDecrypt, publicEncrypt, randomBytes, X509Certificate, type KeyLike } from 'node:crypto';
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  privateDecrypt,
+  publicEncrypt,
+  randomBytes,
+  X509Certificate,
+  type KeyLike,
+} from 'node:crypto';
 
 export type PublicKeyUsage = 'KsefTokenEncryption' | 'SymmetricKeyEncryption';
 

@@ -122,7 +122,8 @@ export function createKsefHttp({ baseUrl, timeoutMs = 30_000, fetch: doFetch = f
       const apiError = toApiError(res.status, text);
       if (apiError) throw apiError;
       // A 4xx HTML page comes from a proxy in front of KSeF, not from KSeF: treat it as an outage.
-      if (looksLikeHtml(text, res.headers.get('content-type'))) throw new KsefUnavailableError(`KSeF gateway answered ${res.status} with a page`, undefined, res.status);
+      if (looksLikeHtml(text, res.headers.get('content-type')))
+        throw new KsefUnavailableError(`KSeF gateway answered ${res.status} with a page`, undefined, res.status);
       throw new KsefApiError(res.status, 0, text.slice(0, 200) || `HTTP ${res.status}`, [], text);
     }
     return { status: res.status, headers: res.headers, text };

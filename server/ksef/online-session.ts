@@ -61,7 +61,8 @@ export async function sendInvoice(
   accessToken: string,
   session: OnlineSession,
   xml: string | Uint8Array,
-  opts: { offlineMode?: boolean } = {},
+  /** offlineMode declares an offline invoice; hashOfCorrectedInvoice (with offlineMode) makes it a technical correction (README §6.3, §6.6). */
+  opts: { offlineMode?: boolean; hashOfCorrectedInvoice?: string | null } = {},
 ): Promise<{ invoiceReferenceNumber: string; invoiceHash: string }> {
   const plain = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : Buffer.from(xml);
   const cipher = encryptAes(plain, keyOf(session));
@@ -77,6 +78,7 @@ export async function sendInvoice(
       encryptedInvoiceSize: cipher.length,
       encryptedInvoiceContent: cipher.toString('base64'),
       offlineMode: opts.offlineMode ?? false,
+      ...(opts.hashOfCorrectedInvoice ? { hashOfCorrectedInvoice: opts.hashOfCorrectedInvoice } : {}),
     },
   });
   return { invoiceReferenceNumber: res.referenceNumber, invoiceHash };
@@ -94,13 +96,23 @@ export async function closeOnlineSession(client: KsefClient, accessToken: string
 
 /** The UPO XML of one accepted invoice. */
 export async function getInvoiceUpo(client: KsefClient, accessToken: string, sessionRef: string, invoiceRef: string): Promise<string> {
-  const res = await client.http.send({ method: 'GET', path: `/sessions/${sessionRef}/invoices/${invoiceRef}/upo`, bearer: accessToken, headers: { accept: 'application/xml' } });
+  const res = await client.http.send({
+    method: 'GET',
+    path: `/sessions/${sessionRef}/invoices/${invoiceRef}/upo`,
+    bearer: accessToken,
+    headers: { accept: 'application/xml' },
+  });
   return res.text;
 }
 
 /** A page of the session UPO, once the closed session reached status 200. */
 export async function getSessionUpo(client: KsefClient, accessToken: string, sessionRef: string, upoRef: string): Promise<string> {
-  const res = await client.http.send({ method: 'GET', path: `/sessions/${sessionRef}/upo/${upoRef}`, bearer: accessToken, headers: { accept: 'application/xml' } });
+  const res = await client.http.send({
+    method: 'GET',
+    path: `/sessions/${sessionRef}/upo/${upoRef}`,
+    bearer: accessToken,
+    headers: { accept: 'application/xml' },
+  });
   return res.text;
 }
 

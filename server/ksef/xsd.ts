@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XmlBufferInputProvider, XmlDocument, XmlError, XmlLibError, xmlRegisterInputProvider, XsdValidator } from 'libxml2-wasm';
-import { config } from '../config';
+import { config } from '@/server/config';
 
 export type XsdResult = { ok: true } | { ok: false; message: string };
 

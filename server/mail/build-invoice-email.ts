@@ -1,10 +1,11 @@
-import type { DocumentKind } from '../db/schema/enums';
+import type { DocumentKind } from '@/server/db/schema/enums';
 
 export type InvoiceEmailInput = {
   sellerName: string;
   documentKind: DocumentKind;
   number: string;
-  ksefNumber: string;
+  /** Null for a document issued offline (issue 17): KSeF numbers it later, at the same PDF link. */
+  ksefNumber: string | null;
   pdfUrl: string;
   pdf: Buffer;
   filename: string;
@@ -38,10 +39,12 @@ export function buildInvoiceEmail(input: InvoiceEmailInput): MailMessage {
     '',
     `w załączniku przesyłamy dokument: ${kind.pl.toLowerCase()} nr ${number}.`,
     `Sprzedawca: ${seller}`,
-    `Numer KSeF: ${input.ksefNumber}`,
+    input.ksefNumber ? `Numer KSeF: ${input.ksefNumber}` : 'Numer KSeF: zostanie nadany po przesłaniu faktury do KSeF.',
     `PDF do pobrania: ${input.pdfUrl}`,
     '',
-    'Dokument został przyjęty przez Krajowy System e-Faktur (KSeF); wiążąca jest jego wersja w KSeF.',
+    input.ksefNumber
+      ? 'Dokument został przyjęty przez Krajowy System e-Faktur (KSeF); wiążąca jest jego wersja w KSeF.'
+      : 'Faktura wystawiona w trybie offline24 (art. 106nda ustawy o VAT): sprzedawca prześle ją do KSeF do końca następnego dnia roboczego; kody QR (OFFLINE i CERTYFIKAT) pozwalają ją zweryfikować.',
     '',
     '---',
     '',
@@ -49,10 +52,12 @@ export function buildInvoiceEmail(input: InvoiceEmailInput): MailMessage {
     '',
     `please find attached ${kind.en.toLowerCase()} no. ${number}.`,
     `Seller: ${seller}`,
-    `KSeF number: ${input.ksefNumber}`,
+    input.ksefNumber ? `KSeF number: ${input.ksefNumber}` : 'KSeF number: assigned once the invoice reaches KSeF.',
     `Download the PDF: ${input.pdfUrl}`,
     '',
-    "The document was accepted by Poland's National e-Invoicing System (KSeF); the KSeF version is binding.",
+    input.ksefNumber
+      ? "The document was accepted by Poland's National e-Invoicing System (KSeF); the KSeF version is binding."
+      : 'Issued in offline24 mode: the seller sends it to KSeF by the end of the next working day; the QR codes (OFFLINE and CERTYFIKAT) let you verify it.',
     '',
   ].join('\n');
   return {

@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { startSmtpSink, type SinkMessage } from '../../emulators/smtp/server';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { resetConfig } from '../config';
-import { documents, files } from '../db/schema';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { newId, randomToken } from '../ids';
-import { parseOrderInput } from '../orders/order-schema';
-import { readFixture } from '../orders/woocommerce/wc-test-payloads';
+import { startSmtpSink, type SinkMessage } from '@/emulators/smtp/server';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { resetConfig } from '@/server/config';
+import { createDb } from '@/server/db/client';
+import { documents, files } from '@/server/db/schema';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { newId, randomToken } from '@/server/ids';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { readFixture } from '@/test/fixtures/wc-payloads';
 import { MailRetryError, sendDocumentEmail } from './send-document-email';
 import { closeMailTransports } from './send-mail';
 
@@ -37,10 +38,20 @@ async function pendingMail() {
   const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(20_000)]);
   const fileId = newId('file');
   await t.db().insert(files).values({ id: fileId, documentId: document.id, contentType: 'application/pdf', filename: 'FV-2026-06-0042.pdf', content: pdf });
-  await t.db().update(documents).set({
-    status: 'accepted', number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: '5265877635-20260602-01000016B2C4-ED',
-    fa3Xml: readFixture('fa3-vat-pln-order-4817.xml'), pdfFileId: fileId, pdfToken: randomToken(128), mailStatus: 'pending',
-  }).where(eq(documents.id, document.id));
+  await t
+    .db()
+    .update(documents)
+    .set({
+      status: 'accepted',
+      number: 'FV/2026/06/0042',
+      issueDate: '2026-06-02',
+      ksefNumber: '5265877635-20260602-01000016B2C4-ED',
+      fa3Xml: readFixture('fa3-vat-pln-order-4817.xml'),
+      pdfFileId: fileId,
+      pdfToken: randomToken(128),
+      mailStatus: 'pending',
+    })
+    .where(eq(documents.id, document.id));
   return { id: document.id, email, pdf };
 }
 
@@ -87,6 +98,31 @@ async function startSmtp(options: ConstructorParameters<typeof SMTPServer>[0]): 
 }
 
 describe('sendDocumentEmail', () => {
+  test('the database connection cut right after the server took the message: still recorded sent (issue 18.9)', async () => {
+    const appName = `kr-mail-${randomToken(32)}`;
+    const db = createDb(t.url(), { applicationName: appName });
+    closers.push(() => db.$client.end({ timeout: 1 }));
+    const received: string[] = [];
+    const url = await startSmtp({
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          received.push(Buffer.concat(chunks).toString('latin1'));
+          // the worker's connections die while the 250 is on its way
+          t.db()
+            .execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${appName}`)
+            .then(() => callback(), callback);
+        });
+      },
+    });
+    useSmtp(url);
+    const doc = await pendingMail();
+    expect(await sendDocumentEmail(db, doc.id, { lastAttempt: false })).toBe('sent');
+    expect(received).toHaveLength(1);
+    expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
+  });
+
   test('sends the PDF once; a second run finds nothing pending', async () => {
     const sink = await startSmtpSink();
     closers.push(sink.close);

@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { config } from '../config';
-import type { Db } from '../db/client';
-import { documents, files } from '../db/schema';
-import { withLockedDocument } from '../documents/locked';
-import { pdfUrl } from '../documents/serialize-document';
-import { patchDocument, type DocumentPatch } from '../documents/transition';
-import { readIssuedFacts } from '../pdf/issued-facts';
+import { config } from '@/server/config';
+import type { Db } from '@/server/db/client';
+import { documents, files } from '@/server/db/schema';
+import { withLockedDocument } from '@/server/documents/locked';
+import { pdfUrl } from '@/server/documents/serialize-document';
+import { patchDocument, type DocumentPatch } from '@/server/documents/transition';
+import { readIssuedFacts } from '@/server/pdf/issued-facts';
 import { buildInvoiceEmail } from './build-invoice-email';
 import { sendMail } from './send-mail';
+import { metrics } from '@/server/observability/metrics';
 
 /** An SMTP refusal or an unreachable server: nothing was delivered, the job throws this to be retried. */
 export class MailRetryError extends Error {}
@@ -30,7 +31,8 @@ export async function sendDocumentEmail(db: Db, documentId: string, options: { l
   const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
   if (!doc || doc.mailStatus !== 'pending') return 'not_pending';
   const { SMTP_URL: smtpUrl, MAIL_FROM: from } = config();
-  if (!doc.buyerEmail || !doc.pdfFileId || !doc.pdfToken || !doc.fa3Xml || !doc.number || !doc.ksefNumber) {
+  // an offline document is mailed before KSeF numbers it (issue 17): its PDF carries KOD I OFFLINE and KOD II
+  if (!doc.buyerEmail || !doc.pdfFileId || !doc.pdfToken || !doc.fa3Xml || !doc.number || (!doc.ksefNumber && !doc.offlineMode)) {
     return finish(db, documentId, { mailStatus: 'failed', mailError: 'The document has no buyer e-mail, PDF or KSeF number to send.' }, 'failed');
   }
   if (!smtpUrl || !/^smtps?:\/\//.test(smtpUrl)) {
@@ -54,20 +56,39 @@ export async function sendDocumentEmail(db: Db, documentId: string, options: { l
   try {
     await sendMail(smtpUrl, message);
   } catch (err) {
+    metrics().externalErrors.inc({ service: 'smtp' });
     const why = err instanceof Error ? err.message : String(err);
-    if (!nothingDelivered(err)) return finish(db, documentId, { mailStatus: 'failed', mailError: `${why}. ${inFlight(new Date())}` }, 'failed');
-    await patch(db, documentId, { mailStatus: options.lastAttempt ? 'failed' : 'pending', mailError: why });
+    if (!nothingDelivered(err)) return record(db, documentId, { mailStatus: 'failed', mailError: `${why}. ${inFlight(new Date())}` }, 'failed');
+    await record(db, documentId, { mailStatus: options.lastAttempt ? 'failed' : 'pending', mailError: why }, 'failed');
     if (options.lastAttempt) return 'failed';
     throw new MailRetryError(`e-mail for ${documentId} not delivered, retrying: ${why}`);
   }
-  return finish(db, documentId, { mailStatus: 'sent', mailError: null }, 'sent');
+  return record(db, documentId, { mailStatus: 'sent', mailError: null }, 'sent');
+}
+
+/**
+ * Writes what SMTP answered. Once the claim committed, a retry of the job finds nothing pending and can never
+ * learn the outcome again, so a write that fails here (the database connection was cut just after the send) is
+ * retried in place with back-off (about a minute in all) rather than left to the job: without this, a message the
+ * server took stayed recorded `failed` with the in-flight note.
+ */
+async function record(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await finish(db, documentId, fields, outcome);
+    } catch (err) {
+      if (attempt >= 9) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(10_000, 100 * 2 ** attempt)));
+    }
+  }
 }
 
 /** Moves `pending` to the in-flight state in its own committed transaction; false when another run got there first. */
 async function claim(db: Db, documentId: string): Promise<boolean> {
   let claimed = false;
-  await withLockedDocument(db, documentId, ['accepted'], async (tx, locked) => {
-    if (locked.mailStatus !== 'pending') return;
+  // an offline document is mailed while it is still on its way to KSeF (issue 17)
+  await withLockedDocument(db, documentId, ['accepted', 'queued', 'sending', 'rejected'], async (tx, locked) => {
+    if (locked.mailStatus !== 'pending' || (locked.status !== 'accepted' && !locked.offlineMode)) return;
     await patchDocument(tx, documentId, { mailStatus: 'failed', mailError: inFlight(new Date()) });
     claimed = true;
   });

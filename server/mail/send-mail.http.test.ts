@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startSmtpSink, type SinkMessage, type SmtpSink } from '../../emulators/smtp/server';
+import { startSmtpSink, type SinkMessage, type SmtpSink } from '@/emulators/smtp/server';
 import { buildInvoiceEmail } from './build-invoice-email';
 import { closeMailTransports, sendMail } from './send-mail';
 

@@ -15,5 +15,4 @@ export function addDays(date: string, days: number): string {
   return at.toISOString().slice(0, 10);
 }
 
-export const isIsoDate = (value: string): boolean =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+export const isIsoDate = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startNbpEmulator, type NbpEmulator } from '../../emulators/nbp/server';
+import { startNbpEmulator, type NbpEmulator } from '@/emulators/nbp/server';
 import { fetchRateBefore, NbpRateNotFoundError, NbpUnavailableError } from './client';
 
 let nbp: NbpEmulator;

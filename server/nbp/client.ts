@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { config } from '../config';
+import { config } from '@/server/config';
 import { addDays, isIsoDate } from './calendar';
 
 /** NBP did not answer usefully (network, time-out, 5xx, garbage): retry later, never guess a rate. */
@@ -12,7 +12,10 @@ export class NbpUnavailableError extends Error {
 
 /** NBP answered, but table A has no rate for the currency in the whole look-back window. */
 export class NbpRateNotFoundError extends Error {
-  constructor(readonly currency: string, readonly date: string) {
+  constructor(
+    readonly currency: string,
+    readonly date: string,
+  ) {
     super(`NBP table A has no ${currency} rate in the 30 days before ${date}`);
     this.name = 'NbpRateNotFoundError';
   }

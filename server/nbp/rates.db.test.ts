@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startNbpEmulator, type NbpEmulator } from '../../emulators/nbp/server';
-import { useTestDatabase } from '../../test/db';
-import { nbpRates } from '../db/schema';
+import { startNbpEmulator, type NbpEmulator } from '@/emulators/nbp/server';
+import { useTestDatabase } from '@/test/db';
+import { nbpRates } from '@/server/db/schema';
 import { NbpUnavailableError } from './client';
 import { getRateForPayment } from './rates';
 
@@ -34,7 +34,11 @@ describe('getRateForPayment', () => {
   });
 
   test('steps back over the weekend and over Corpus Christi', async () => {
-    expect(await getRateForPayment(t.db(), 'EUR', '2026-06-01T09:00:00+02:00', opts())).toEqual({ rate: '4.2322', date: '2026-05-29', table: '103/A/NBP/2026' });
+    expect(await getRateForPayment(t.db(), 'EUR', '2026-06-01T09:00:00+02:00', opts())).toEqual({
+      rate: '4.2322',
+      date: '2026-05-29',
+      table: '103/A/NBP/2026',
+    });
     expect(await getRateForPayment(t.db(), 'EUR', '2026-06-05T09:00:00+02:00', opts())).toMatchObject({ date: '2026-06-03', table: '106/A/NBP/2026' });
   });
 
@@ -58,7 +62,7 @@ describe('getRateForPayment', () => {
     expect(await getRateForPayment(t.db(), 'EUR', '2026-06-15T10:00:00Z', opts())).toMatchObject({ date: '2026-06-12' });
   });
 
-  test('a payment dated before the previous day\'s table is out is retried later, not served an older rate', async () => {
+  test("a payment dated before the previous day's table is out is retried later, not served an older rate", async () => {
     // NBP clock: 2 June, 10:00 Warsaw, table of 2 June not out; a payment stamped 3 June needs exactly it.
     const early = await startNbpEmulator({ now: () => new Date('2026-06-02T08:00:00Z') });
     try {

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { nbpRates } from '../db/schema';
+import type { DbOrTx } from '@/server/db/client';
+import { nbpRates } from '@/server/db/schema';
 import { addDays, toWarsawDate } from './calendar';
 import { fetchRateBefore, NbpUnavailableError, type NbpClientOptions } from './client';
+import { metrics } from '@/server/observability/metrics';
 
 export type PaymentRate = { rate: string; date: string; table: string };
 export type RateOptions = NbpClientOptions & { /** for tests: when "today" is */ now?: () => Date };
@@ -21,7 +22,10 @@ export async function getRateForPayment(db: DbOrTx, currency: string, paidAt: st
     .where(and(eq(nbpRates.currency, code), eq(nbpRates.forDate, forDate)));
   if (cached) return { rate: cached.rate, date: cached.effectiveDate, table: cached.tableNo };
 
-  const fetched = await fetchRateBefore(code, forDate, options);
+  const fetched = await fetchRateBefore(code, forDate, options).catch((err: unknown) => {
+    metrics().externalErrors.inc({ service: 'nbp' });
+    throw err;
+  });
   const dayBefore = addDays(forDate, -1);
   const today = toWarsawDate((options.now ?? (() => new Date()))());
   // A payment dated today or later may still get a newer table for the day before it: using the older one

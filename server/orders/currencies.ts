@@ -4,8 +4,36 @@
  * FA(3) KursWaluty allows 6. Table A changes over time; edit this list when NBP adds or drops a currency.
  */
 export const NBP_TABLE_A_CURRENCIES = [
-  'AUD', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'CZK', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'ILS', 'INR', 'ISK', 'JPY',
-  'KRW', 'MXN', 'MYR', 'NOK', 'NZD', 'PHP', 'RON', 'SEK', 'SGD', 'THB', 'TRY', 'UAH', 'USD', 'ZAR',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CLP',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'ILS',
+  'INR',
+  'ISK',
+  'JPY',
+  'KRW',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PHP',
+  'RON',
+  'SEK',
+  'SGD',
+  'THB',
+  'TRY',
+  'UAH',
+  'USD',
+  'ZAR',
 ] as const;
 
 export const SUPPORTED_CURRENCIES = ['PLN', ...NBP_TABLE_A_CURRENCIES] as const;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '../errors';
-import { jsonPath, valueAt } from '../json-path';
+import { AppError, type ErrorCode } from '@/server/errors';
+import { jsonPath, valueAt } from '@/server/json-path';
 
 /** Codes a field may carry instead of parameter_missing when it is absent (spec 4.2 rule 3-4). */
 const MISSING_CODES: Record<string, ErrorCode> = { nip: 'buyer_nip_missing', paid_at: 'order_not_paid', vat_rate: 'vat_rate_missing' };

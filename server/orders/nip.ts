@@ -5,7 +5,10 @@ const XSD_PATTERN = /^[1-9]((\d[1-9])|([1-9]\d))\d{7}$/;
 
 /** Strips whitespace (also NBSP), hyphens, en dashes, dots and a leading PL; other input comes back trimmed and upper-cased. */
 export function normalizeNip(input: string): string {
-  const compact = input.trim().toUpperCase().replace(/[\s\u00a0\u2013\-.]/g, '');
+  const compact = input
+    .trim()
+    .toUpperCase()
+    .replace(/[\s\u00a0\u2013\-.]/g, '');
   return compact.startsWith('PL') ? compact.slice(2) : compact;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../errors';
+import { AppError } from '@/server/errors';
 import { parseOrderInput, parseRefundInput } from './order-schema';
 
 const validOrder = () => ({
@@ -9,7 +9,13 @@ const validOrder = () => ({
   paid_at: '2026-06-01T21:48:03+02:00',
   currency: 'PLN',
   payment_method: 'transfer',
-  buyer: { nip: 'PL 386-161-02-27', name: 'Biuro Projektowe Kreska Sp. z o.o.', address_line1: 'ul. Piotrkowska 120 lok. 4', address_line2: '90-006 Łódź', email: 'zakupy@kreska.example.pl' },
+  buyer: {
+    nip: 'PL 386-161-02-27',
+    name: 'Biuro Projektowe Kreska Sp. z o.o.',
+    address_line1: 'ul. Piotrkowska 120 lok. 4',
+    address_line2: '90-006 Łódź',
+    email: 'zakupy@kreska.example.pl',
+  },
   lines: [
     { name: 'Ekspres ciśnieniowy Barista Pro 15 bar', sku: 'EXP-BP15', quantity: 1, unit_price: '1299.00', vat_rate: '23' },
     { name: 'Dzbanek do spieniania mleka 600 ml', sku: 'DZB-600', quantity: 3, unit_price: '59.99', vat_rate: '23' },
@@ -32,9 +38,31 @@ function errorOf(fn: () => unknown): { code: string; param: string | undefined }
 describe('parseOrderInput', () => {
   test('normalises a valid order to integer grosze and ISO UTC instants', () => {
     const o = parseOrderInput(validOrder());
-    expect(o).toMatchObject({ externalId: 'wc-4817', number: '4817', paidAt: '2026-06-01T19:48:03.000Z', createdAt: '2026-06-01T19:47:12.000Z', currency: 'PLN', paymentMethod: 'transfer' });
-    expect(o.buyer).toEqual({ nip: '3861610227', name: 'Biuro Projektowe Kreska Sp. z o.o.', address1: 'ul. Piotrkowska 120 lok. 4', address2: '90-006 Łódź', countryCode: 'PL', email: 'zakupy@kreska.example.pl', customerNumber: null });
-    expect(o.lines.map((l) => [l.unitPriceGrosze, l.discountGrosze, l.grossGrosze, l.vatRate])).toEqual([[129_900, 0, 129_900, 23], [5_999, 0, 17_997, 23], [9_990, 2_000, 17_980, 8]]);
+    expect(o).toMatchObject({
+      externalId: 'wc-4817',
+      number: '4817',
+      paidAt: '2026-06-01T19:48:03.000Z',
+      createdAt: '2026-06-01T19:47:12.000Z',
+      currency: 'PLN',
+      paymentMethod: 'transfer',
+    });
+    expect(o.buyer).toEqual({
+      nip: '3861610227',
+      name: 'Biuro Projektowe Kreska Sp. z o.o.',
+      address1: 'ul. Piotrkowska 120 lok. 4',
+      address2: '90-006 Łódź',
+      countryCode: 'PL',
+      email: 'zakupy@kreska.example.pl',
+      customerNumber: null,
+      jst: false,
+      vatGroup: false,
+      recipient: null,
+    });
+    expect(o.lines.map((l) => [l.unitPriceGrosze, l.discountGrosze, l.grossGrosze, l.vatRate])).toEqual([
+      [129_900, 0, 129_900, 23],
+      [5_999, 0, 17_997, 23],
+      [9_990, 2_000, 17_980, 8],
+    ]);
     expect(o.shipping).toEqual([{ ref: null, name: 'Dostawa - Kurier DPD', grossGrosze: 2_000, vatRate: 23 }]);
   });
 
@@ -66,28 +94,113 @@ describe('parseOrderInput', () => {
     { name: 'missing NIP', edit: (o) => ({ ...o, buyer: { ...o.buyer, nip: undefined } }), code: 'buyer_nip_missing', param: 'order.buyer.nip' },
     { name: 'blank NIP', edit: (o) => ({ ...o, buyer: { ...o.buyer, nip: '  ' } }), code: 'buyer_nip_missing', param: 'order.buyer.nip' },
     { name: 'NIP with a typo', edit: (o) => ({ ...o, buyer: { ...o.buyer, nip: '5265877636' } }), code: 'buyer_nip_invalid', param: 'order.buyer.nip' },
-    { name: 'EU VAT id instead of a NIP', edit: (o) => ({ ...o, buyer: { ...o.buyer, nip: 'DE123456789' } }), code: 'buyer_nip_invalid', param: 'order.buyer.nip' },
+    {
+      name: 'EU VAT id instead of a NIP',
+      edit: (o) => ({ ...o, buyer: { ...o.buyer, nip: 'DE123456789' } }),
+      code: 'buyer_nip_invalid',
+      param: 'order.buyer.nip',
+    },
     { name: 'missing buyer name', edit: (o) => ({ ...o, buyer: { ...o.buyer, name: undefined } }), code: 'parameter_missing', param: 'order.buyer.name' },
     { name: 'bad buyer email', edit: (o) => ({ ...o, buyer: { ...o.buyer, email: 'nobody' } }), code: 'parameter_invalid', param: 'order.buyer.email' },
     { name: 'no lines', edit: (o) => ({ ...o, lines: [] }), code: 'parameter_invalid', param: 'order.lines' },
     { name: '1001 lines', edit: (o) => ({ ...o, lines: Array(1001).fill(o.lines[0]) }), code: 'parameter_invalid', param: 'order.lines' },
-    { name: 'line name of 513 characters', edit: (o) => ({ ...o, lines: [o.lines[0], { ...o.lines[1], name: 'x'.repeat(513) }] }), code: 'parameter_invalid', param: 'order.lines[1].name' },
-    { name: 'fractional quantity', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], quantity: 1.5 }] }), code: 'parameter_invalid', param: 'order.lines[0].quantity' },
+    {
+      name: 'line name of 513 characters',
+      edit: (o) => ({ ...o, lines: [o.lines[0], { ...o.lines[1], name: 'x'.repeat(513) }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[1].name',
+    },
+    {
+      name: 'fractional quantity',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], quantity: 1.5 }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].quantity',
+    },
     { name: 'zero quantity', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], quantity: 0 }] }), code: 'parameter_invalid', param: 'order.lines[0].quantity' },
-    { name: 'quantity as a string', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], quantity: '2' }] }), code: 'parameter_invalid', param: 'order.lines[0].quantity' },
-    { name: 'unit_price as a JSON number', edit: (o) => ({ ...o, lines: [o.lines[0], o.lines[1], o.lines[2], { ...o.lines[0], unit_price: 12.3 }] }), code: 'parameter_invalid', param: 'order.lines[3].unit_price' },
-    { name: 'unit_price with 3 decimals', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: '12.345' }] }), code: 'parameter_invalid', param: 'order.lines[0].unit_price' },
-    { name: 'unit_price in exponent form', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: '1e3' }] }), code: 'parameter_invalid', param: 'order.lines[0].unit_price' },
-    { name: 'missing unit_price', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: undefined }] }), code: 'parameter_missing', param: 'order.lines[0].unit_price' },
-    { name: 'negative unit_price', edit: (o) => ({ ...o, lines: [o.lines[0], { ...o.lines[1], unit_price: '-5.00' }] }), code: 'order_unprocessable', param: 'order.lines[1].unit_price' },
-    { name: 'discount above the line value', edit: (o) => ({ ...o, lines: [{ ...o.lines[1], discount: '180.00' }] }), code: 'order_unprocessable', param: 'order.lines[0].discount' },
-    { name: 'missing vat_rate', edit: (o) => ({ ...o, lines: [o.lines[0], { ...o.lines[1], vat_rate: undefined }] }), code: 'vat_rate_missing', param: 'order.lines[1].vat_rate' },
-    { name: 'vat_rate zw', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], vat_rate: 'zw' }] }), code: 'vat_rate_unsupported', param: 'order.lines[0].vat_rate' },
-    { name: 'vat_rate 22', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], vat_rate: '22' }] }), code: 'vat_rate_unsupported', param: 'order.lines[0].vat_rate' },
-    { name: 'vat_rate as a number', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], vat_rate: 23 }] }), code: 'parameter_invalid', param: 'order.lines[0].vat_rate' },
-    { name: 'shipping without a rate', edit: (o) => ({ ...o, shipping: [{ name: 'DPD', price: '10.00' }] }), code: 'vat_rate_missing', param: 'order.shipping[0].vat_rate' },
-    { name: 'negative shipping', edit: (o) => ({ ...o, shipping: [{ name: 'DPD', price: '-10.00', vat_rate: '23' }] }), code: 'order_unprocessable', param: 'order.shipping[0].price' },
-    { name: 'total of zero', edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: '0.00' }], shipping: [] }), code: 'order_unprocessable', param: 'order.lines' },
+    {
+      name: 'quantity as a string',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], quantity: '2' }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].quantity',
+    },
+    {
+      name: 'unit_price as a JSON number',
+      edit: (o) => ({ ...o, lines: [o.lines[0], o.lines[1], o.lines[2], { ...o.lines[0], unit_price: 12.3 }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[3].unit_price',
+    },
+    {
+      name: 'unit_price with 3 decimals',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: '12.345' }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].unit_price',
+    },
+    {
+      name: 'unit_price in exponent form',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: '1e3' }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].unit_price',
+    },
+    {
+      name: 'missing unit_price',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: undefined }] }),
+      code: 'parameter_missing',
+      param: 'order.lines[0].unit_price',
+    },
+    {
+      name: 'negative unit_price',
+      edit: (o) => ({ ...o, lines: [o.lines[0], { ...o.lines[1], unit_price: '-5.00' }] }),
+      code: 'order_unprocessable',
+      param: 'order.lines[1].unit_price',
+    },
+    {
+      name: 'discount above the line value',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[1], discount: '180.00' }] }),
+      code: 'order_unprocessable',
+      param: 'order.lines[0].discount',
+    },
+    {
+      name: 'missing vat_rate',
+      edit: (o) => ({ ...o, lines: [o.lines[0], { ...o.lines[1], vat_rate: undefined }] }),
+      code: 'vat_rate_missing',
+      param: 'order.lines[1].vat_rate',
+    },
+    {
+      name: 'vat_rate zw',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], vat_rate: 'zw' }] }),
+      code: 'vat_rate_unsupported',
+      param: 'order.lines[0].vat_rate',
+    },
+    {
+      name: 'vat_rate 22',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], vat_rate: '22' }] }),
+      code: 'vat_rate_unsupported',
+      param: 'order.lines[0].vat_rate',
+    },
+    {
+      name: 'vat_rate as a number',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], vat_rate: 23 }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].vat_rate',
+    },
+    {
+      name: 'shipping without a rate',
+      edit: (o) => ({ ...o, shipping: [{ name: 'DPD', price: '10.00' }] }),
+      code: 'vat_rate_missing',
+      param: 'order.shipping[0].vat_rate',
+    },
+    {
+      name: 'negative shipping',
+      edit: (o) => ({ ...o, shipping: [{ name: 'DPD', price: '-10.00', vat_rate: '23' }] }),
+      code: 'order_unprocessable',
+      param: 'order.shipping[0].price',
+    },
+    {
+      name: 'total of zero',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], unit_price: '0.00' }], shipping: [] }),
+      code: 'order_unprocessable',
+      param: 'order.lines',
+    },
   ];
   test.each(cases)('$name → $code at $param', ({ edit, code, param }) => {
     expect(errorOf(() => parseOrderInput(edit(validOrder())))).toEqual({ code, param });
@@ -101,15 +214,94 @@ describe('parseOrderInput', () => {
     expect(errorOf(() => parseOrderInput({ ...body, currency: 'PLN', buyer }))).toEqual({ code: 'parameter_invalid', param: 'order.lines[0].unit_price' });
   });
 
-  test('a line error comes before a later line\'s business error', () => {
+  test("a line error comes before a later line's business error", () => {
     const o = validOrder();
-    const body = { ...o, lines: [{ ...o.lines[0], discount: '5000.00' }, { ...o.lines[1], vat_rate: '7' }] };
+    const body = {
+      ...o,
+      lines: [
+        { ...o.lines[0], discount: '5000.00' },
+        { ...o.lines[1], vat_rate: '7' },
+      ],
+    };
     expect(errorOf(() => parseOrderInput(body))).toEqual({ code: 'order_unprocessable', param: 'order.lines[0].discount' });
   });
 
   test('error messages name the parameter', () => {
     const o = validOrder();
     expect(() => parseOrderInput({ ...o, lines: [{ ...o.lines[0], unit_price: 12.3 }] })).toThrow(/order\.lines\[0\]\.unit_price: amounts are decimal strings/);
+  });
+});
+
+describe('parseOrderInput: issue 13 fields and rules', () => {
+  const now = new Date('2026-06-02T12:00:00Z');
+  const recipient = { nip: '526-025-02-74', name: 'Szkoła nr 1', address_line1: 'ul. Szkolna 1', address_line2: '00-003 Warszawa' };
+  const withBuyer = (extra: Record<string, unknown>) => (o: Order) => ({ ...o, buyer: { ...o.buyer, ...extra } });
+  const cases: { name: string; edit: (o: Order) => unknown; code: string; param: string }[] = [
+    { name: 'paid_at 6 minutes ahead', edit: (o) => ({ ...o, paid_at: '2026-06-02T12:06:00Z' }), code: 'order_not_paid', param: 'order.paid_at' },
+    { name: 'paid_at 97 days ahead', edit: (o) => ({ ...o, paid_at: '2026-09-07T12:00:00Z' }), code: 'order_not_paid', param: 'order.paid_at' },
+    { name: 'delivered_at not a date', edit: (o) => ({ ...o, delivered_at: '2026-06-01T10:00:00Z' }), code: 'parameter_invalid', param: 'order.delivered_at' },
+    { name: 'delivered_at tomorrow', edit: (o) => ({ ...o, delivered_at: '2026-06-03' }), code: 'parameter_invalid', param: 'order.delivered_at' },
+    {
+      name: 'annex15 as a string',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], annex15: 'yes' }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].annex15',
+    },
+    { name: 'jst without recipient', edit: withBuyer({ jst: true }), code: 'parameter_missing', param: 'order.buyer.recipient' },
+    {
+      name: 'jst and vat_group together',
+      edit: withBuyer({ jst: true, vat_group: true, recipient }),
+      code: 'parameter_invalid',
+      param: 'order.buyer.vat_group',
+    },
+    { name: 'recipient without a flag', edit: withBuyer({ recipient }), code: 'parameter_invalid', param: 'order.buyer.recipient' },
+    {
+      name: 'recipient NIP with a typo',
+      edit: withBuyer({ vat_group: true, recipient: { ...recipient, nip: '5260250275' } }),
+      code: 'buyer_nip_invalid',
+      param: 'order.buyer.recipient.nip',
+    },
+    {
+      name: 'a name of nothing but forbidden characters',
+      edit: (o) => ({ ...o, lines: [{ ...o.lines[0], name: '\u0085\uFDD0\u007F' }] }),
+      code: 'parameter_invalid',
+      param: 'order.lines[0].name',
+    },
+  ];
+  test.each(cases)('$name → $code at $param', ({ edit, code, param }) => {
+    expect(errorOf(() => parseOrderInput(edit(validOrder()), now))).toEqual({ code, param });
+  });
+
+  test('paid_at within 5 minutes of clock skew, delivered_at today, annex15, a VAT-group member: accepted and normalised', () => {
+    const o = parseOrderInput(
+      {
+        ...validOrder(),
+        paid_at: '2026-06-02T12:04:59Z',
+        delivered_at: '2026-06-02',
+        lines: [{ ...validOrder().lines[0], annex15: true }],
+        buyer: { ...validOrder().buyer, vat_group: true, recipient },
+      },
+      now,
+    );
+    expect([o.deliveredAt, o.lines[0]?.annex15, o.buyer.jst, o.buyer.vatGroup, o.buyer.recipient]).toEqual([
+      '2026-06-02',
+      true,
+      false,
+      true,
+      { nip: '5260250274', name: 'Szkoła nr 1', address1: 'ul. Szkolna 1', address2: '00-003 Warszawa' },
+    ]);
+  });
+
+  test('text is cleaned by the FA(3) sanitizer: forbidden characters become spaces, whitespace collapses', () => {
+    const o = parseOrderInput(
+      {
+        ...validOrder(),
+        buyer: { ...validOrder().buyer, name: 'Biuro\u0085Kreska  Sp.\u009Fz o.o.' },
+        lines: [{ ...validOrder().lines[0], name: 'Kawa\uFDD0\u{10FFFE}Brazylia' }],
+      },
+      now,
+    );
+    expect([o.buyer.name, o.lines[0]?.name]).toEqual(['Biuro Kreska Sp. z o.o.', 'Kawa Brazylia']);
   });
 });
 
@@ -127,7 +319,9 @@ describe('parseRefundInput', () => {
       externalId: 'wc-refund-4822',
       reason: 'Zwrot towaru',
       createdAt: '2026-06-09T12:05:31.000Z',
-      lines: [{ ref: null, invoiceLineRef: null, name: 'Dzbanek do spieniania mleka 600 ml', sku: 'DZB-600', quantity: 1, unitPriceGrosze: 5_999, vatRate: 23 }],
+      lines: [
+        { ref: null, invoiceLineRef: null, name: 'Dzbanek do spieniania mleka 600 ml', sku: 'DZB-600', quantity: 1, unitPriceGrosze: 5_999, vatRate: 23 },
+      ],
       shippingGrosze: 2_000,
       shippingRef: null,
     });
@@ -143,10 +337,25 @@ describe('parseRefundInput', () => {
     { name: 'no refund', edit: () => undefined, code: 'parameter_missing', param: 'refund' },
     { name: 'missing external_id', edit: ({ external_id, ...r }) => r, code: 'parameter_missing', param: 'refund.external_id' },
     { name: 'reason over 256 characters', edit: (r) => ({ ...r, reason: 'x'.repeat(257) }), code: 'parameter_invalid', param: 'refund.reason' },
-    { name: 'negative quantity', edit: (r) => ({ ...r, lines: [{ ...r.lines[0], quantity: -1 }] }), code: 'parameter_invalid', param: 'refund.lines[0].quantity' },
-    { name: 'price as a number', edit: (r) => ({ ...r, lines: [{ ...r.lines[0], unit_price: 59.99 }] }), code: 'parameter_invalid', param: 'refund.lines[0].unit_price' },
+    {
+      name: 'negative quantity',
+      edit: (r) => ({ ...r, lines: [{ ...r.lines[0], quantity: -1 }] }),
+      code: 'parameter_invalid',
+      param: 'refund.lines[0].quantity',
+    },
+    {
+      name: 'price as a number',
+      edit: (r) => ({ ...r, lines: [{ ...r.lines[0], unit_price: 59.99 }] }),
+      code: 'parameter_invalid',
+      param: 'refund.lines[0].unit_price',
+    },
     { name: 'missing rate', edit: (r) => ({ ...r, lines: [{ ...r.lines[0], vat_rate: null }] }), code: 'vat_rate_missing', param: 'refund.lines[0].vat_rate' },
-    { name: 'exempt rate', edit: (r) => ({ ...r, lines: [{ ...r.lines[0], vat_rate: 'zw' }] }), code: 'vat_rate_unsupported', param: 'refund.lines[0].vat_rate' },
+    {
+      name: 'exempt rate',
+      edit: (r) => ({ ...r, lines: [{ ...r.lines[0], vat_rate: 'zw' }] }),
+      code: 'vat_rate_unsupported',
+      param: 'refund.lines[0].vat_rate',
+    },
     { name: 'shipping price missing', edit: (r) => ({ ...r, shipping: {} }), code: 'parameter_missing', param: 'refund.shipping.price' },
     { name: 'amount-only refund', edit: ({ lines, shipping, ...r }) => r, code: 'order_unprocessable', param: 'refund' },
     { name: 'empty lines and zero shipping', edit: (r) => ({ ...r, lines: [], shipping: { price: '0.00' } }), code: 'order_unprocessable', param: 'refund' },

@@ -1,24 +1,36 @@
-import { AppError } from '../errors';
-import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from './types';
+import { AppError } from '@/server/errors';
+import type { NormalizedOrder, NormalizedRefund } from './types';
 import { bucketTotals, type RateTotals, rateTotals, VAT_RATES, type VatRate } from './vat';
 import { formatGrosze } from './money';
 
 /** Per-rate buckets (gross method) and the gross total of an invoice; grossGrosze is P_15. */
 export type InvoiceTotals = { buckets: RateTotals[]; grossGrosze: number; vatGrosze: number; netGrosze: number };
 
+/**
+ * A KOR row. Difference rows (method A, kor-mapping.md §3) carry the change of an invoice row: negative quantity,
+ * the invoice row's unit price, the change of its discount and the negative value. Before/after rows (method B,
+ * StanPrzed) carry the invoice row as it stood before this correction and as it stands after it; a KOR that
+ * reduces a price uses method B for all its rows (one method per KOR, tax-rules.md §1.2–1.3).
+ */
 export type CorrectionRow = {
   kind: 'line' | 'shipping';
-  /** UU_ID of the KOR row */
+  state: 'difference' | 'before' | 'after';
+  /** UU_ID of the KOR row from the source system (WooCommerce refund item); null: the builder derives one */
   ref: string | null;
+  /** 0-based position of the corrected row on the invoice (lines, then shipping): NrWierszaFa − 1 */
+  invoiceRow: number;
   name: string;
   sku: string | null;
-  /** negative for returned items; 1 for a price reduction (shipping partly refunded) */
+  /** difference: −returned items; before/after: the row's quantity in that state */
   quantity: number;
-  /** positive for returned items; negative for a price reduction */
+  /** P_9B: always the invoice row's unit gross price */
   unitPriceGrosze: number;
-  /** quantity × unitPriceGrosze, always negative */
+  /** P_10: quantity × unit price − value; on a difference row the (non-positive) change of the discount */
+  discountGrosze: number;
+  /** P_11A: difference rows negative; before/after rows the row's value in that state */
   grossGrosze: number;
   vatRate: VatRate;
+  annex15: boolean;
 };
 
 /** A bucket of a correction: the difference (after − before) plus both sides, for P_14_xW in PLN. */
@@ -28,70 +40,234 @@ export type CorrectionTotals = { rows: CorrectionRow[]; buckets: CorrectionBucke
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
 function invoiceItems(order: NormalizedOrder): { grossGrosze: number; rate: VatRate }[] {
-  return [...order.lines.map((l) => ({ grossGrosze: l.grossGrosze, rate: l.vatRate })), ...order.shipping.map((s) => ({ grossGrosze: s.grossGrosze, rate: s.vatRate }))];
+  return [
+    ...order.lines.map((l) => ({ grossGrosze: l.grossGrosze, rate: l.vatRate })),
+    ...order.shipping.map((s) => ({ grossGrosze: s.grossGrosze, rate: s.vatRate })),
+  ];
 }
 
 export function computeTotals(order: NormalizedOrder): InvoiceTotals {
   const buckets = bucketTotals(invoiceItems(order));
-  return { buckets, grossGrosze: sum(buckets.map((b) => b.grossGrosze)), vatGrosze: sum(buckets.map((b) => b.vatGrosze)), netGrosze: sum(buckets.map((b) => b.netGrosze)) };
+  return {
+    buckets,
+    grossGrosze: sum(buckets.map((b) => b.grossGrosze)),
+    vatGrosze: sum(buckets.map((b) => b.vatGrosze)),
+    netGrosze: sum(buckets.map((b) => b.netGrosze)),
+  };
 }
 
 const unprocessable = (message: string) => new AppError('order_unprocessable', 'refund', message);
 
-/** What is left to return of each invoice line and of the shipping, as earlier refunds are applied. */
-type Remaining = { lines: { line: NormalizedLine; quantity: number; grossGrosze: number }[]; shippingGrosze: number };
+/** One invoice row as earlier corrections left it: value = quantity × unit − discount (discount ≥ 0). */
+export type RowState = {
+  kind: 'line' | 'shipping';
+  ref: string | null;
+  name: string;
+  sku: string | null;
+  unitGrosze: number;
+  vatRate: VatRate;
+  annex15: boolean;
+  quantity: number;
+  grossGrosze: number;
+};
+
+/** Invoice rows in FaWiersz order (lines, then shipping), as invoiced. */
+export function invoiceRowStates(order: NormalizedOrder): RowState[] {
+  return [
+    ...order.lines.map((l): RowState => ({
+      kind: 'line',
+      ref: l.ref,
+      name: l.name,
+      sku: l.sku,
+      unitGrosze: l.unitPriceGrosze,
+      vatRate: l.vatRate,
+      annex15: l.annex15,
+      quantity: l.quantity,
+      grossGrosze: l.grossGrosze,
+    })),
+    ...order.shipping.map((s): RowState => ({
+      kind: 'shipping',
+      ref: s.ref,
+      name: s.name,
+      sku: null,
+      unitGrosze: s.grossGrosze,
+      vatRate: s.vatRate,
+      annex15: false,
+      quantity: 1,
+      grossGrosze: s.grossGrosze,
+    })),
+  ];
+}
+
+/** a × b / c rounded half away from zero, exact for any safe integers (a, b ≥ 0, c > 0). */
+function mulDivRound(a: number, b: number, c: number): number {
+  const n = BigInt(a) * BigInt(b) * 2n + BigInt(c);
+  return Number(n / (2n * BigInt(c)));
+}
+
+/**
+ * What `k` returned items of a row are worth: the row's value pro rata, so the discount (P_10) goes with the items
+ * in proportion and returning the last item takes exactly what is left (art. 29a ust. 10: the base falls by what
+ * was invoiced, never more).
+ */
+export function returnedValue(row: Pick<RowState, 'quantity' | 'grossGrosze'>, k: number): number {
+  return row.grossGrosze - mulDivRound(row.grossGrosze, row.quantity - k, row.quantity);
+}
+
+type Change =
+  | { row: number; ref: string | null; kind: 'return'; quantity: number; valueGrosze: number }
+  | { row: number; ref: string | null; kind: 'reduce'; valueGrosze: number };
 
 const sameText = (a: string | null, b: string | null) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
-function shippingRate(order: NormalizedOrder): VatRate {
-  const rates = new Set(order.shipping.map((s) => s.vatRate));
+function shippingRate(rows: readonly RowState[]): VatRate {
+  const rates = new Set(rows.filter((r) => r.kind === 'shipping').map((r) => r.vatRate));
   const [rate] = rates;
-  if (rate === undefined) throw unprocessable('the refund returns shipping, but the invoice has no shipping');
-  if (rates.size > 1) throw unprocessable('the invoice has shipping at several VAT rates; refund it as lines instead');
+  if (rate === undefined) throw new AppError('order_unprocessable', 'refund.shipping', 'the refund returns shipping, but the invoice has no shipping');
+  if (rates.size > 1) throw new AppError('order_unprocessable', 'refund.shipping', 'the invoice has shipping at several VAT rates; refund it as lines instead');
   return rate;
 }
 
-/** Applies one refund to `remaining` and returns its difference rows; throws order_unprocessable when it does not fit. */
-function applyRefund(order: NormalizedOrder, remaining: Remaining, refund: NormalizedRefund): CorrectionRow[] {
+/**
+ * The changes one refund makes to the invoice rows, applied to `rows`; order_unprocessable when it does not fit.
+ * A refund line is compared per unit with what the matched row is invoiced at (e = value / quantity):
+ * - unit_price ≥ e + 0.01: refused, a correction never takes more off a row than was invoiced (art. 29a ust. 10);
+ * - |unit_price − e| < 0.01: the items are returned; the row loses their pro-rata value (returnedValue);
+ * - unit_price ≤ e − 0.01: a price reduction after the sale (art. 29a ust. 10 pkt 1) of quantity × unit_price on
+ *   items the buyer keeps.
+ */
+function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
   if (refund.lines.length === 0 && refund.shippingGrosze === null) {
     throw unprocessable('an amount-only refund cannot be split by VAT rate: send the returned lines or shipping');
   }
-  const rows: CorrectionRow[] = refund.lines.map((r, i) => {
-    const candidates = remaining.lines.filter((c) =>
-      r.invoiceLineRef !== null ? c.line.ref === r.invoiceLineRef : sameText(c.line.name, r.name) && sameText(c.line.sku, r.sku) && c.line.vatRate === r.vatRate,
-    );
-    if (candidates.length === 0) throw new AppError('order_unprocessable', `refund.lines[${i}]`, `refund line "${r.name}" matches no line of the invoice (name, sku and VAT rate)`);
-    const target = candidates.find((c) => c.quantity >= r.quantity);
+  const changes: Change[] = [];
+  refund.lines.forEach((r, i) => {
+    const at = `refund.lines[${i}]`;
+    const candidates = rows
+      .map((row, index) => ({ row, index }))
+      .filter(
+        ({ row }) =>
+          row.kind === 'line' &&
+          (r.invoiceLineRef !== null ? row.ref === r.invoiceLineRef : sameText(row.name, r.name) && sameText(row.sku, r.sku) && row.vatRate === r.vatRate),
+      );
+    if (candidates.length === 0)
+      throw new AppError('order_unprocessable', at, `refund line "${r.name}" matches no line of the invoice (name, sku and VAT rate)`);
+    const target = candidates.find((c) => c.row.quantity >= r.quantity);
     if (!target) {
-      throw new AppError('order_unprocessable', `refund.lines[${i}].quantity`, `returns ${r.quantity} × "${r.name}", more than remains invoiced after earlier corrections (${Math.max(...candidates.map((c) => c.quantity))})`);
+      throw new AppError(
+        'order_unprocessable',
+        `${at}.quantity`,
+        `returns ${r.quantity} × "${r.name}", more than remains invoiced after earlier corrections (${Math.max(...candidates.map((c) => c.row.quantity))})`,
+      );
     }
-    if (target.line.vatRate !== r.vatRate) throw new AppError('order_unprocessable', `refund.lines[${i}].vat_rate`, `the invoice line "${target.line.name}" has VAT rate ${target.line.vatRate}`);
-    const gross = r.quantity * r.unitPriceGrosze;
-    if (gross > target.grossGrosze) {
-      throw new AppError('order_unprocessable', `refund.lines[${i}].unit_price`, `refunds ${formatGrosze(gross)} for "${r.name}", more than remains invoiced (${formatGrosze(target.grossGrosze)})`);
+    const { row, index } = target;
+    if (row.vatRate !== r.vatRate) throw new AppError('order_unprocessable', `${at}.vat_rate`, `the invoice line "${row.name}" has VAT rate ${row.vatRate}`);
+    // r·q against the row value g: r ≥ g/q + 0.01 ⇔ r·q ≥ g + q
+    if (r.unitPriceGrosze * row.quantity >= row.grossGrosze + row.quantity) {
+      throw new AppError(
+        'order_unprocessable',
+        `${at}.unit_price`,
+        `refunds ${formatGrosze(r.unitPriceGrosze)} per item of "${row.name}", more than invoiced per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
+      );
     }
-    target.quantity -= r.quantity;
-    target.grossGrosze -= gross;
-    return { kind: 'line', ref: r.ref, name: target.line.name, sku: target.line.sku, quantity: -r.quantity, unitPriceGrosze: r.unitPriceGrosze, grossGrosze: -gross, vatRate: r.vatRate };
+    if (r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity) {
+      const value = returnedValue(row, r.quantity);
+      row.grossGrosze -= value;
+      row.quantity -= r.quantity;
+      changes.push({ row: index, ref: r.ref, kind: 'return', quantity: r.quantity, valueGrosze: value });
+    } else if (r.unitPriceGrosze > 0) {
+      const value = r.quantity * r.unitPriceGrosze;
+      row.grossGrosze -= value;
+      changes.push({ row: index, ref: r.ref, kind: 'reduce', valueGrosze: value });
+    }
   });
   if (refund.shippingGrosze !== null) {
-    const rate = shippingRate(order); // refunded shipping takes the invoice's shipping rate (spec 2.5)
-    if (refund.shippingGrosze > remaining.shippingGrosze) {
-      throw new AppError('order_unprocessable', 'refund.shipping.price', `refunds ${formatGrosze(refund.shippingGrosze)} of shipping, more than remains invoiced (${formatGrosze(remaining.shippingGrosze)})`);
+    shippingRate(rows); // refunded shipping takes the invoice's shipping rate (spec 2.5)
+    const shipping = rows.map((row, index) => ({ row, index })).filter(({ row }) => row.kind === 'shipping');
+    const left = sum(shipping.map(({ row }) => row.grossGrosze));
+    if (refund.shippingGrosze > left) {
+      throw new AppError(
+        'order_unprocessable',
+        'refund.shipping.price',
+        `refunds ${formatGrosze(refund.shippingGrosze)} of shipping, more than remains invoiced (${formatGrosze(left)})`,
+      );
     }
-    const [only] = order.shipping;
-    const whole = order.shipping.length === 1 && only !== undefined && refund.shippingGrosze === only.grossGrosze;
-    const name = order.shipping.length === 1 && only ? only.name : 'Dostawa';
-    // kor-mapping.md §5: a full shipping refund returns the row (-1 × price); a partial one is a price reduction
-    rows.push(
-      whole
-        ? { kind: 'shipping', ref: refund.shippingRef, name, sku: null, quantity: -1, unitPriceGrosze: refund.shippingGrosze, grossGrosze: -refund.shippingGrosze, vatRate: rate }
-        : { kind: 'shipping', ref: refund.shippingRef, name: `${name} – obniżka ceny`, sku: null, quantity: 1, unitPriceGrosze: -refund.shippingGrosze, grossGrosze: -refund.shippingGrosze, vatRate: rate },
-    );
-    remaining.shippingGrosze -= refund.shippingGrosze;
+    // kor-mapping.md §5: a shipping row refunded in full is returned; anything less reduces the shipping price
+    const whole = shipping.find(({ row }) => row.quantity === 1 && row.grossGrosze === refund.shippingGrosze);
+    if (whole) {
+      changes.push({ row: whole.index, ref: refund.shippingRef, kind: 'return', quantity: 1, valueGrosze: whole.row.grossGrosze });
+      whole.row.quantity = 0;
+      whole.row.grossGrosze = 0;
+    } else {
+      let rest = refund.shippingGrosze;
+      for (const { row, index } of shipping) {
+        const take = Math.min(rest, row.grossGrosze);
+        if (take === 0) continue;
+        row.grossGrosze -= take;
+        rest -= take;
+        changes.push({ row: index, ref: refund.shippingRef, kind: 'reduce', valueGrosze: take });
+      }
+    }
   }
-  if (rows.every((r) => r.grossGrosze === 0)) throw unprocessable('the refund returns nothing of value');
-  return rows;
+  if (changes.every((c) => c.valueGrosze === 0)) throw unprocessable('the refund returns nothing of value');
+  return changes;
+}
+
+const discountOf = (row: Pick<RowState, 'quantity' | 'unitGrosze' | 'grossGrosze'>) => row.quantity * row.unitGrosze - row.grossGrosze;
+
+function correctionRow(
+  row: RowState,
+  index: number,
+  state: CorrectionRow['state'],
+  ref: string | null,
+  quantity: number,
+  grossGrosze: number,
+  discountGrosze: number,
+): CorrectionRow {
+  return {
+    kind: row.kind,
+    state,
+    ref,
+    invoiceRow: index,
+    name: row.name,
+    sku: row.sku,
+    quantity,
+    unitPriceGrosze: row.unitGrosze,
+    discountGrosze,
+    grossGrosze,
+    vatRate: row.vatRate,
+    annex15: row.annex15,
+  };
+}
+
+/** The KOR rows of `changes`: difference rows for returns only, before/after rows as soon as a price is reduced. */
+function correctionRows(before: readonly RowState[], after: readonly RowState[], changes: readonly Change[]): CorrectionRow[] {
+  if (changes.every((c) => c.kind === 'return')) {
+    return changes.map((c) => {
+      const row = after[c.row]!;
+      const quantity = c.kind === 'return' ? c.quantity : 0;
+      return correctionRow(row, c.row, 'difference', c.ref, -quantity, -c.valueGrosze, c.valueGrosze - quantity * row.unitGrosze);
+    });
+  }
+  const touched = [...new Set(changes.map((c) => c.row))].sort((a, b) => a - b);
+  return touched.flatMap((index) => {
+    const b = before[index]!;
+    const a = after[index]!;
+    return [
+      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, discountOf(b)),
+      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, discountOf(a)),
+    ];
+  });
+}
+
+/** The signed contribution of a KOR row to its bucket: before rows count negative. */
+export const rowDelta = (r: Pick<CorrectionRow, 'state' | 'grossGrosze'>): number => (r.state === 'before' ? -r.grossGrosze : r.grossGrosze);
+
+/** The invoice rows (lines, then shipping) as the refunds so far (oldest first) left them: quantity and value still invoiced. */
+export function remainingRows(invoiceOrder: NormalizedOrder, refunds: readonly NormalizedRefund[]): RowState[] {
+  const state = invoiceRowStates(invoiceOrder);
+  for (const refund of refunds) applyRefund(state, refund);
+  return state;
 }
 
 /**
@@ -100,20 +276,28 @@ function applyRefund(order: NormalizedOrder, remaining: Remaining, refund: Norma
  * invoice plus all its corrections always carry the VAT of the final gross amount.
  */
 export function computeCorrection(invoiceOrder: NormalizedOrder, earlierRefunds: readonly NormalizedRefund[], refund: NormalizedRefund): CorrectionTotals {
-  const remaining: Remaining = {
-    lines: invoiceOrder.lines.map((line) => ({ line, quantity: line.quantity, grossGrosze: line.grossGrosze })),
-    shippingGrosze: sum(invoiceOrder.shipping.map((s) => s.grossGrosze)),
-  };
+  const state = invoiceRowStates(invoiceOrder);
   const before = new Map<VatRate, number>(computeTotals(invoiceOrder).buckets.map((b) => [b.rate, b.grossGrosze]));
   for (const earlier of earlierRefunds) {
-    for (const row of applyRefund(invoiceOrder, remaining, earlier)) before.set(row.vatRate, (before.get(row.vatRate) ?? 0) + row.grossGrosze);
+    for (const change of applyRefund(state, earlier)) {
+      const rate = state[change.row]!.vatRate;
+      before.set(rate, (before.get(rate) ?? 0) - change.valueGrosze);
+    }
   }
-  const rows = applyRefund(invoiceOrder, remaining, refund);
+  const snapshot = state.map((r) => ({ ...r }));
+  const changes = applyRefund(state, refund);
+  const rows = correctionRows(snapshot, state, changes);
   const buckets = VAT_RATES.filter((rate) => rows.some((r) => r.vatRate === rate)).map((rate): CorrectionBucket => {
-    const delta = sum(rows.filter((r) => r.vatRate === rate).map((r) => r.grossGrosze));
+    const delta = sum(rows.filter((r) => r.vatRate === rate).map(rowDelta));
     const b = rateTotals(rate, before.get(rate) ?? 0);
     const a = rateTotals(rate, b.grossGrosze + delta);
     return { rate, grossGrosze: delta, vatGrosze: a.vatGrosze - b.vatGrosze, netGrosze: a.netGrosze - b.netGrosze, before: b, after: a };
   });
-  return { rows, buckets, grossGrosze: sum(buckets.map((b) => b.grossGrosze)), vatGrosze: sum(buckets.map((b) => b.vatGrosze)), netGrosze: sum(buckets.map((b) => b.netGrosze)) };
+  return {
+    rows,
+    buckets,
+    grossGrosze: sum(buckets.map((b) => b.grossGrosze)),
+    vatGrosze: sum(buckets.map((b) => b.vatGrosze)),
+    netGrosze: sum(buckets.map((b) => b.netGrosze)),
+  };
 }

@@ -15,6 +15,17 @@ export const PAYMENT_METHODS = ['card', 'transfer', 'cash', 'mobile'] as const;
 export const ZPaymentMethod = z.enum(PAYMENT_METHODS);
 export type PaymentMethod = z.infer<typeof ZPaymentMethod>;
 
+/**
+ * The unit a JST or VAT-group invoice concerns (FA(3) Podmiot3 with Rola 8 / 10): its own NIP, name and address,
+ * while `nip` of the buyer is the local-government body or the VAT group itself (tax-rules.md §6).
+ */
+export const ZNormalizedRecipient = z.object({
+  nip: z.string().regex(/^\d{10}$/),
+  name: z.string().min(1),
+  address1: z.string().min(1),
+  address2: z.string().nullable(),
+});
+
 export const ZNormalizedBuyer = z.object({
   /** 10 digits, checksum verified */
   nip: z.string().regex(/^\d{10}$/),
@@ -28,6 +39,12 @@ export const ZNormalizedBuyer = z.object({
   email: z.string().nullable(),
   /** the shop's customer id, printed as NrKlienta */
   customerNumber: z.string().nullable(),
+  /** the invoice concerns a subordinate unit of a local-government body (Podmiot2/JST = 1, Podmiot3 Rola 8) */
+  jst: z.boolean().default(false),
+  /** the invoice concerns a member of a VAT group (Podmiot2/GV = 1, Podmiot3 Rola 10) */
+  vatGroup: z.boolean().default(false),
+  /** the JST unit or VAT-group member; required when jst or vatGroup */
+  recipient: ZNormalizedRecipient.nullable().default(null),
 });
 
 export const ZNormalizedLine = z.object({
@@ -43,6 +60,8 @@ export const ZNormalizedLine = z.object({
   /** quantity × unitPriceGrosze − discountGrosze: the amount charged for the line */
   grossGrosze: ZGrosze.nonnegative(),
   vatRate: ZVatRate,
+  /** goods or services of annex 15 to the VAT act (FA(3) P_12_Zal_15; split payment above 15,000 PLN) */
+  annex15: z.boolean().default(false),
 });
 
 export const ZNormalizedShipping = z.object({
@@ -60,6 +79,8 @@ export const ZNormalizedOrder = z.object({
   createdAt: ZIsoInstant.nullable(),
   /** the tax point and the NBP rate date follow it */
   paidAt: ZIsoInstant,
+  /** Warsaw date the goods were delivered or the service completed; P_6 follows it when given */
+  deliveredAt: z.iso.date().nullable().default(null),
   currency: z.enum(SUPPORTED_CURRENCIES),
   paymentMethod: ZPaymentMethod,
   buyer: ZNormalizedBuyer,
@@ -91,6 +112,7 @@ export const ZNormalizedRefund = z.object({
   shippingRef: z.string().nullable(),
 });
 
+export type NormalizedRecipient = z.infer<typeof ZNormalizedRecipient>;
 export type NormalizedBuyer = z.infer<typeof ZNormalizedBuyer>;
 export type NormalizedLine = z.infer<typeof ZNormalizedLine>;
 export type NormalizedShipping = z.infer<typeof ZNormalizedShipping>;

@@ -1,128 +1,161 @@
 import { describe, expect, test } from 'vitest';
-import type { DocumentRow } from '../documents/document-row';
-import { parseOrderInput } from '../orders/order-schema';
-import { mapShopplatformOrder } from '../orders/woocommerce/map-order';
-import { mapShopplatformRefund } from '../orders/woocommerce/map-refund';
-import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder4830Eur } from '../orders/woocommerce/wc-test-payloads';
-import { paidOrder } from '../../test/orders';
+import { kodIUrl } from '@/server/ksef/qr';
+import { fixtureXml, sampleInvoiceXml } from '@/test/fixtures/pdf-sample-views';
 import { buildDocumentView } from './document-view';
-import { readIssuedFacts } from './issued-facts';
-import { correction4822View, invoice4817View, invoice4830EurView } from './sample-views';
+import { lateDeadline, readIssuedFacts } from './issued-facts';
 import { ZDocumentView } from './view-model';
 
-const xml4817 = readFixture('fa3-vat-pln-order-4817.xml');
-const xml4822 = readFixture('fa3-kor-pln-refund-4822.xml');
-const xml4830 = readFixture('fa3-vat-eur-order-4830.xml');
-
-/** A document row as the pipeline leaves an accepted one; only what the view reads matters. */
-function row(over: Partial<DocumentRow>): DocumentRow {
-  return {
-    id: 'inv_test', accountId: 'acct_test', mode: 'test', kind: 'invoice', status: 'accepted', invoiceId: null,
-    orderExternalId: 'x', refundExternalId: null, orderNumber: null, number: null, ksefNumber: null, ksefEnvironment: 'test',
-    issueDate: null, currency: null, totalGrossGrosze: null, buyerNip: null, buyerEmail: null, input: {}, exchangeRate: null,
-    lastError: null, fa3Xml: null, xmlSha256: null, ksefSessionRef: null, ksefInvoiceRef: null, upoXml: null, pdfToken: null,
-    pdfFileId: null, mailStatus: null, mailError: null, attempts: 0, createdAt: new Date(), updatedAt: new Date(), seq: 1,
-    ...over,
-  };
-}
-
-const invoice4817 = row({
-  number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: '5265877635-20260602-01000016B2C4-ED',
-  input: mapShopplatformOrder(fixtureOrder4817()), fa3Xml: xml4817,
+const KSEF = '5265877635-20260602-01000016B2C4-ED';
+const doc = (fa3Xml: string) => ({
+  id: 'inv_test',
+  number: 'FV/2026/06/0042',
+  issueDate: '2026-06-02',
+  fa3Xml,
+  ksefNumber: KSEF,
+  ksefEnvironment: 'test' as const,
 });
 
-describe('buildDocumentView', () => {
-  test('invoice 4817 (PLN): the worked example, seller and place of issue as in the XML, KOD I over the stored bytes', () => {
-    const view = buildDocumentView({ doc: invoice4817, issued: readIssuedFacts(xml4817) });
-    const expected = invoice4817View(xml4817);
-    expect(view).toEqual({ ...expected, seller: { ...expected.seller, countryCode: 'PL' }, buyer: { ...expected.buyer, countryCode: 'PL' } });
+describe('buildDocumentView: the stored XML, KSeF number and KOD I', () => {
+  test('invoice 4817 (PLN): every printed field from the XML', () => {
+    const xml = fixtureXml.invoice4817();
+    const view = buildDocumentView({ doc: doc(xml) });
     expect(ZDocumentView.safeParse(view).success).toBe(true);
-  });
-
-  test('correction 4822: difference rows, buckets of kor-mapping, the invoice reference and the reason as sent', () => {
-    const refund = mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822());
-    const doc = row({
-      id: 'cor_test', kind: 'correction', invoiceId: invoice4817.id, number: 'KOR/2026/06/0003', issueDate: '2026-06-09',
-      ksefNumber: '5265877635-20260609-0100002A41F7-87', input: refund, fa3Xml: xml4822,
-    });
-    const view = buildDocumentView({ doc, issued: readIssuedFacts(xml4822), original: invoice4817, earlierRefunds: [] });
-    const expected = correction4822View(xml4822);
-    expect(view).toEqual({
-      ...expected,
+    expect(view).toMatchObject({
+      type: 'VAT',
+      number: 'FV/2026/06/0042',
+      ksefNumber: KSEF,
+      issueDate: '2026-06-02',
       issuePlace: 'Warszawa',
-      seller: { ...expected.seller, countryCode: 'PL' },
-      buyer: { ...expected.buyer, countryCode: 'PL' },
+      deliveryDate: '2026-06-01',
+      currency: 'PLN',
+      totalGrosze: 167_877,
+      systemInfo: 'woo-ksef',
+      seller: {
+        nip: '5265877635',
+        name: 'Kawowy Świat Sp. z o.o.',
+        addressLines: ['ul. Marszałkowska 100/5', '00-026 Warszawa'],
+        countryCode: 'PL',
+        email: 'faktury@kawowyswiat.example.pl',
+        phone: '+48 22 123 45 67',
+      },
+      buyer: { nip: '3861610227', name: 'Biuro Projektowe Kreska Sp. z o.o.', countryCode: 'PL', customerNumber: '57' },
+      payment: { paid: true, date: '2026-06-01', form: 'Przelew' },
+      orders: [{ number: '4817', date: '2026-06-01' }],
+      annotations: { cashAccounting: false, selfBilling: false, reverseCharge: false, splitPayment: false },
+      otherParties: [],
+      notes: [],
+      qr: { url: kodIUrl({ environment: 'test', sellerNip: '5265877635', issueDate: '2026-06-02', xml }) },
     });
-  });
-
-  test('a correction after an earlier one takes the cumulative buckets', () => {
-    const refund = mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822());
-    const doc = row({ kind: 'correction', number: 'KOR/2026/06/0004', issueDate: '2026-06-10', ksefNumber: 'k', input: { ...refund, shippingGrosze: null, shippingRef: null }, fa3Xml: xml4822 });
-    const first = mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822());
-    const view = buildDocumentView({ doc, issued: readIssuedFacts(xml4822), original: invoice4817, earlierRefunds: [first] });
-    // 23 % bucket 1418.98 → 1358.99 gross: VAT 265.34 → 254.12
-    expect(view.vatSummary).toEqual([{ rate: 23, netGrosze: -4_877, vatGrosze: -1_122, grossGrosze: -5_999 }]);
-    expect(view.rows).toHaveLength(1);
-  });
-
-  test('EUR invoice 4830: NBP rate and VAT in PLN per bucket', () => {
-    const doc = row({
-      number: 'FV/2026/06/0017', issueDate: '2026-06-01', ksefNumber: '5265877635-20260601-01000019E3A0-CA',
-      input: mapShopplatformOrder(wcOrder4830Eur()), fa3Xml: xml4830,
-      exchangeRate: { rate: '4.2322', date: '2026-05-29', table: '103/A/NBP/2026' },
+    expect(view.buyer.jst).toBeUndefined();
+    expect(view.exchangeRate).toBeUndefined();
+    expect(view.lateSince).toBeUndefined();
+    expect(view.rows[1]).toEqual({
+      lp: '2',
+      name: 'Dzbanek do spieniania mleka 600 ml',
+      sku: 'DZB-600',
+      quantity: '3',
+      unit: 'szt.',
+      unitGross: '59.99',
+      rate: '23',
+      grossGrosze: 17_997,
     });
-    const view = buildDocumentView({ doc, issued: readIssuedFacts(xml4830) });
-    expect(view.vatSummary).toEqual(invoice4830EurView(xml4830).vatSummary);
-    expect(view.exchangeRate).toEqual({ rate: '4.2322', date: '2026-05-29', table: '103/A/NBP/2026' });
-    expect(view.totals).toEqual({ netGrosze: 51_661, vatGrosze: 10_389, grossGrosze: 62_050 });
-    expect(view.payment?.form).toBe('Karta');
-    expect(view.taxPointDate).toBeUndefined();
-  });
-
-  test('a discount prints folded into the unit price only when that price is whole grosze', () => {
-    const order = parseOrderInput(
-      paidOrder({
-        lines: [
-          { name: 'Kubek', quantity: 2, unit_price: '49.99', discount: '5.00', vat_rate: '23' },
-          { name: 'Talerz', quantity: 3, unit_price: '10.00', discount: '1.00', vat_rate: '23' },
-        ],
-        shipping: [],
-      }),
-    );
-    const view = buildDocumentView({ doc: row({ number: 'FV/1', issueDate: '2026-11-20', input: order, fa3Xml: xml4817 }), issued: readIssuedFacts(xml4817) });
-    expect(view.rows.map((r) => [r.unitGrossGrosze, r.discountGrosze, r.grossGrosze])).toEqual([
-      [4_749, 0, 9_498],
-      [1_000, 100, 2_900],
+    expect(view.vatSummary).toEqual([
+      { field: '1', netGrosze: 121_867, vatGrosze: 28_030 },
+      { field: '2', netGrosze: 16_648, vatGrosze: 1_332 },
     ]);
   });
 
-  test('refuses a document that is not numbered, or a correction whose invoice is not accepted', () => {
-    const issued = readIssuedFacts(xml4822);
-    expect(() => buildDocumentView({ doc: row({ input: invoice4817.input }), issued })).toThrow(/no number/);
-    const cor = row({ kind: 'correction', number: 'KOR/1', issueDate: '2026-06-09', fa3Xml: xml4822, input: mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822()) });
-    expect(() => buildDocumentView({ doc: cor, issued, original: { ...invoice4817, ksefNumber: null } })).toThrow(/not accepted/);
+  test('correction 4822: TypKorekty, reason and the corrected invoice from DaneFaKorygowanej', () => {
+    const view = buildDocumentView({ doc: { ...doc(fixtureXml.correction4822()), number: 'KOR/2026/06/0003', issueDate: '2026-06-09' } });
+    expect(view.type).toBe('KOR');
+    expect(view.correction).toEqual({
+      reason: 'Zwrot towaru: 1 szt. dzbanka (uszkodzony w transporcie) oraz zwrot kosztów dostawy',
+      type: 2,
+      invoices: [{ number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: KSEF }],
+    });
+    expect(view.rows.map((r) => [r.quantity, r.grossGrosze])).toEqual([
+      ['-1', -5_999],
+      ['-1', -2_000],
+    ]);
+    expect(view.totalGrosze).toBe(-7_999);
+    expect(view.payment).toBeUndefined();
+  });
+
+  test('EUR invoice 4830: the common KursWaluty, VAT in PLN per field and the rate note', () => {
+    const view = buildDocumentView({ doc: doc(fixtureXml.invoice4830Eur()) });
+    expect(view.exchangeRate).toBe('4.2322');
+    expect(view.vatSummary).toEqual([
+      { field: '1', netGrosze: 41_707, vatGrosze: 9_593, vatPlnGrosze: 40_599 },
+      { field: '2', netGrosze: 9_954, vatGrosze: 796, vatPlnGrosze: 3_369 },
+    ]);
+    expect(view.notes).toEqual([{ key: 'Kurs waluty', value: '1 EUR = 4.2322 PLN, średni kurs NBP, tabela A nr 103/A/NBP/2026 z dnia 2026-05-29' }]);
+    expect(view.payment?.form).toBe('Karta');
+  });
+
+  test('KOD II is carried for an offline document; KSeF number null until accepted', () => {
+    const url = 'https://qr-test.ksef.mf.gov.pl/certificate/Nip/5265877635/5265877635/01F2/abc/def';
+    const view = buildDocumentView({ doc: { ...doc(fixtureXml.invoice4817()), ksefNumber: null }, certificateQrUrl: url });
+    expect(view.ksefNumber).toBeNull();
+    expect(view.certificateQr).toEqual({ url });
+  });
+
+  test('the builder’s own XML: rows, discounts as P_10, 0 KR and totals as written', () => {
+    const xml = sampleInvoiceXml(10);
+    const view = buildDocumentView({ doc: doc(xml) });
+    expect(view.rows).toHaveLength(11);
+    expect(view.rows.find((r) => r.discount)).toMatchObject({ discount: '5.00', quantity: '3' });
+    expect(view.rows.map((r) => r.rate)).toContain('0 KR');
+    expect(view.vatSummary.map((b) => b.field)).toEqual(['1', '2', '3', '6_1']);
+    expect(view.vatSummary.reduce((s, b) => s + b.netGrosze + b.vatGrosze, 0)).toBe(view.totalGrosze);
+    expect(view.rows.reduce((s, r) => s + r.grossGrosze, 0)).toBe(view.totalGrosze);
+  });
+
+  test('refuses a document that is not numbered', () => {
+    expect(() => buildDocumentView({ doc: { ...doc(fixtureXml.invoice4817()), number: null } })).toThrow(/no number/);
   });
 });
 
-describe('readIssuedFacts', () => {
-  test('seller, place of issue and reason from the XML', () => {
-    expect(readIssuedFacts(xml4822)).toEqual({
-      seller: {
-        nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa', countryCode: 'PL',
-        email: 'faktury@kawowyswiat.example.pl', phone: '+48 22 123 45 67',
-      },
-      issuePlace: 'Warszawa',
-      correctionReason: 'Zwrot towaru: 1 szt. dzbanka (uszkodzony w transporcie) oraz zwrot kosztów dostawy',
-      totals: { netGrosze: -6_503, vatGrosze: -1_496, grossGrosze: -7_999 },
-    });
-    const facts = readIssuedFacts(xml4830);
-    expect(facts.correctionReason).toBeNull();
-    expect(facts.seller).toMatchObject({ email: null, phone: null });
-    expect(facts.totals).toEqual({ netGrosze: 41_707 + 9_954, vatGrosze: 9_593 + 796, grossGrosze: 62_050 });
+describe('readIssuedFacts: what the XML may gain', () => {
+  const base = fixtureXml.invoice4817();
+
+  test('P_16, P_18A, P_12_Zal_15, JST, GV and Podmiot3', () => {
+    const xml = base
+      .replace('<P_16>2</P_16>', '<P_16>1</P_16>')
+      .replace('<P_18A>2</P_18A>', '<P_18A>1</P_18A>')
+      .replace('<P_12>23</P_12>', '<P_12>23</P_12><P_12_Zal_15>1</P_12_Zal_15>')
+      .replace('<JST>2</JST>', '<JST>1</JST>')
+      .replace('<GV>2</GV>', '<GV>1</GV>')
+      .replace(
+        '</Podmiot2>',
+        '</Podmiot2><Podmiot3><DaneIdentyfikacyjne><NIP>1234563218</NIP><Nazwa>Członek grupy</Nazwa></DaneIdentyfikacyjne><Rola>10</Rola></Podmiot3>',
+      );
+    const facts = readIssuedFacts(xml);
+    expect(facts.annotations).toEqual({ cashAccounting: true, selfBilling: false, reverseCharge: false, splitPayment: true });
+    expect(facts.rows.map((r) => r.annex15 ?? false)).toEqual([true, false, false, false]);
+    expect(facts.buyer).toMatchObject({ jst: true, gv: true });
+    expect(facts.otherParties).toEqual([{ nip: '1234563218', name: 'Członek grupy', addressLines: [], role: 10 }]);
   });
 
   test('decodes escaped text', () => {
-    const xml = xml4817.replace('<Nazwa>Kawowy Świat Sp. z o.o.</Nazwa>', '<Nazwa>Kawa &amp; Herbata &lt;Sp. j.&gt;</Nazwa>');
+    const xml = base.replace('<Nazwa>Kawowy Świat Sp. z o.o.</Nazwa>', '<Nazwa>Kawa &amp; Herbata &lt;Sp. j.&gt;</Nazwa>');
     expect(readIssuedFacts(xml).seller.name).toBe('Kawa & Herbata <Sp. j.>');
   });
+
+  test('a late invoice: issued after the 15th of the month after delivery or payment (art. 106i ust. 1–2)', () => {
+    expect(readIssuedFacts(base.replace('<P_1>2026-06-02</P_1>', '<P_1>2026-07-16</P_1>')).lateSince).toBe('2026-07-15');
+    expect(readIssuedFacts(base.replace('<P_1>2026-06-02</P_1>', '<P_1>2026-07-15</P_1>')).lateSince).toBeUndefined();
+  });
+});
+
+test.each([
+  { issue: '2026-07-16', delivery: '2026-06-01', paid: '2026-06-01', late: '2026-07-15' },
+  { issue: '2026-07-15', delivery: '2026-06-30', paid: '2026-06-30', late: undefined },
+  { issue: '2027-01-16', delivery: '2026-12-31', paid: undefined, late: '2027-01-15' },
+  // paid in May, delivered in June: the payment's deadline (ust. 2)
+  { issue: '2026-06-16', delivery: '2026-06-10', paid: '2026-05-20', late: '2026-06-15' },
+  // no P_6: delivered on the issue date, only the payment counts
+  { issue: '2026-08-01', delivery: undefined, paid: '2026-06-20', late: '2026-07-15' },
+  { issue: '2026-08-01', delivery: undefined, paid: undefined, late: undefined },
+])('lateDeadline($issue, $delivery, $paid) = $late', ({ issue, delivery, paid, late }) => {
+  expect(lateDeadline(issue, delivery, paid)).toBe(late);
 });

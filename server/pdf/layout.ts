@@ -1,143 +1,538 @@
-import { formatGrosze, formatQuantity, formatRate } from './format';
-import { countLines } from './measure';
+import { SUMMARY_RATE_LABEL, formatDate, formatDecimal, formatExchangeRate, formatGrosze, formatMoney, formatQuantity, formatRateCode } from './format';
+import type { FontWeight } from './fonts';
+import { fontExtent, measureWidth, wrapRuns, type Run } from './measure';
+import { qrRuns, type QrRuns } from './qr-runs';
 import type { TDocumentView, TPartyView, TRowView } from './view-model';
 
 /**
- * Every size the document uses, and the height of each block computed from them. The components in
- * document.tsx give blocks exactly these heights, so the page plan and the rendered pages agree.
+ * The document as positioned drawing operations, grouped in blocks the paginator stacks on pages. Every
+ * line of text is broken here with the embedded font's widths and drawn as computed, so heights are exact
+ * and nothing is left to a layout engine. Wording follows the Ministry's FA(3) visualisation
+ * (notes/pdf-wording.md); where ours is better for a reader (one page for small invoices, number and
+ * page count on every page, the index in the main table, "(różnice)" on correction rows) it is kept.
  */
 
-export const PAGE = { width: 595.28, height: 841.89, marginX: 32, marginTop: 28, marginBottom: 44 } as const;
+export const PAGE = { width: 595.28, height: 841.89, marginX: 32, marginTop: 24, marginBottom: 40 } as const;
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.marginX;
 export const CONTENT_HEIGHT = PAGE.height - PAGE.marginTop - PAGE.marginBottom;
 
-export const TEXT = { size: 8, line: 11 } as const;
-export const SECTION_TITLE = { size: 9.5, height: 22 } as const;
-export const TABLE = { size: 7, line: 9, headerSize: 6.5, headerLine: 8, padX: 2.5, padY: 3.5 } as const;
-export const LABEL_WIDTH = 150;
-export const CONTINUATION_HEIGHT = 18;
-export const QR_SIZE = 104;
-export const QR_COLUMN_WIDTH = 170;
+export const INK = '#1a1a1a';
+export const MUTED = '#5f6368';
+const RULE = '#c8ccd0';
+const SHADE = '#eef1f4';
+const ACCENT = '#d7282f';
+const LINK = '#1a4fa3';
 
-export type Align = 'left' | 'right' | 'center';
-export type Column = { label: string; width: number; align: Align };
+const TEXT = { size: 7.5, line: 10 } as const;
+const SECTION = { size: 9.5, height: 16, gap: 5 } as const;
+const TABLE = { size: 7, line: 9, headerSize: 6.5, headerLine: 8, padX: 2.5, padY: 3 } as const;
+const COLUMN_GAP = 16;
+const HALF = (CONTENT_WIDTH - COLUMN_GAP) / 2;
+export const QR = { invoice: 104, certificate: 132, column: 170 } as const;
 
-/** Rows table, in the order of the Ministry's visualisation. */
-export const ROW_COLUMNS = {
-  lp: { label: 'Lp.', width: 20, align: 'center' },
-  name: { label: 'Nazwa towaru lub usługi', width: 183, align: 'left' },
-  sku: { label: 'Indeks', width: 58, align: 'left' },
-  quantity: { label: 'Ilość', width: 36, align: 'right' },
-  unit: { label: 'Miara', width: 30, align: 'left' },
-  unitGross: { label: 'Cena jedn. brutto', width: 58, align: 'right' },
-  discount: { label: 'Rabat', width: 46, align: 'right' },
-  rate: { label: 'Stawka podatku', width: 34, align: 'right' },
-  gross: { label: 'Wartość sprzedaży brutto', width: 66.28, align: 'right' },
-} as const satisfies Record<string, Column>;
+type Align = 'left' | 'right' | 'center';
 
-export type RowColumnKey = keyof typeof ROW_COLUMNS;
-export type RowCells = Record<RowColumnKey, string>;
+export type Op =
+  | { t: 'text'; x: number; y: number; text: string; size: number; weight: FontWeight; color: string }
+  | { t: 'rect'; x: number; y: number; w: number; h: number; color: string }
+  | { t: 'line'; x: number; y: number; w: number; width: number; color: string }
+  | { t: 'qr'; x: number; y: number; size: number; qr: QrRuns }
+  | { t: 'link'; x: number; y: number; w: number; h: number; url: string };
 
-export function summaryColumns(foreign: boolean): Column[] {
-  const amounts = ['Kwota netto', 'Kwota podatku', 'Kwota brutto', ...(foreign ? ['Kwota podatku w PLN'] : [])];
-  const lp = 24;
-  const rate = 90;
-  const amountWidth = (CONTENT_WIDTH - lp - rate) / amounts.length;
+/** A unit the paginator never splits; `row` blocks get the table header above them on every page. */
+export type Block = { height: number; ops: Op[]; row?: boolean; keepWithNext?: boolean };
+
+/** Collects drawing operations; y grows downwards from the block's top. */
+class Pen {
+  readonly ops: Op[] = [];
+
+  text(x: number, y: number, text: string, size: number, weight: FontWeight = 'normal', color = INK): void {
+    this.ops.push({ t: 'text', x, y, text, size, weight, color });
+  }
+
+  /** Wrapped text in a box `width` wide; returns its height. */
+  paragraph(runs: readonly Run[], x: number, y: number, width: number, size: number = TEXT.size, line: number = TEXT.line, align: Align = 'left'): number {
+    const [only] = runs;
+    if (runs.length === 1 && only && !/\s\s|[\n\t\r]|^\s|\s$/.test(only.text)) {
+      // most table cells: one style, already tidy, one line
+      const weight = only.weight ?? 'normal';
+      const w = measureWidth(only.text, size, weight);
+      if (w <= width) {
+        const shift = align === 'right' ? width - w : align === 'center' ? (width - w) / 2 : 0;
+        if (only.text) this.text(x + shift, y + glyphTop(size, line), only.text, size, weight, only.color ?? INK);
+        return line;
+      }
+    }
+    const lines = wrapRuns(runs, width, size);
+    const top = glyphTop(size, line);
+    for (let i = 0; i < lines.length; i++) {
+      const pieces = lines[i] ?? [];
+      const last = pieces.at(-1);
+      const lineWidth = last ? last.x + last.width : 0;
+      const shift = align === 'right' ? width - lineWidth : align === 'center' ? (width - lineWidth) / 2 : 0;
+      for (const p of pieces) this.text(x + shift + p.x, y + i * line + top, p.text, size, p.weight, p.color ?? INK);
+    }
+    return lines.length * line;
+  }
+
+  line(x: number, y: number, w: number, width = 0.5, color = RULE): void {
+    this.ops.push({ t: 'line', x, y, w, width, color });
+  }
+
+  rect(x: number, y: number, w: number, h: number, color: string): void {
+    this.ops.push({ t: 'rect', x, y, w, h, color });
+  }
+
+  block(height: number, extra: Partial<Block> = {}): Block {
+    return { height, ops: this.ops, ...extra };
+  }
+}
+
+let extent: { ascent: number; descent: number } | undefined;
+/** Offset from a line box's top to the top of its glyphs (pdfkit places text by its ascent), centring them. */
+function glyphTop(size: number, line: number): number {
+  extent ??= fontExtent();
+  return (line - size * (extent.ascent - extent.descent)) / 2;
+}
+
+const label = (text: string): Run => ({ text, color: MUTED });
+const field = (name: string, value: string): Run[] => [label(`${name}:`), { text: value }];
+
+function sectionTitle(pen: Pen, y: number, title: string, x = 0, width = CONTENT_WIDTH, note?: string): number {
+  const top = glyphTop(SECTION.size, SECTION.height - 4);
+  pen.text(x, y + top, title, SECTION.size, 'bold');
+  if (note) pen.paragraph([label(note)], x, y + 3, width, TEXT.size, TEXT.line, 'right');
+  pen.line(x, y + SECTION.height - 2.5, width, 0.75, INK);
+  return SECTION.height;
+}
+
+/** One cell of a two-column block: a paragraph, or several kept together in one column. */
+type Cell = Run[] | { paragraphs: Run[][] };
+
+function cellHeight(pen: Pen, cell: Cell, x: number, y: number): number {
+  const paragraphs = Array.isArray(cell) ? [cell] : cell.paragraphs;
+  let h = 0;
+  for (const p of paragraphs) h += pen.paragraph(p, x, y + h, HALF);
+  return h;
+}
+
+/** Cells in two columns, filled alternately left and right as in the Ministry's details block. */
+function twoColumns(pen: Pen, y: number, items: readonly Cell[]): number {
+  let h = 0;
+  for (let i = 0; i < items.length; i += 2) {
+    const left = cellHeight(pen, items[i] ?? [], 0, y + h);
+    const right = items[i + 1] ? cellHeight(pen, items[i + 1] ?? [], HALF + COLUMN_GAP, y + h) : 0;
+    h += Math.max(left, right);
+  }
+  return h;
+}
+
+function section(title: string, body: (pen: Pen, y: number) => number, note?: string): Block {
+  const pen = new Pen();
+  const y = sectionTitle(pen, 0, title, 0, CONTENT_WIDTH, note);
+  return pen.block(y + body(pen, y) + SECTION.gap);
+}
+
+export function documentTitle(view: TDocumentView): string {
+  return view.type === 'KOR' ? 'Faktura korygująca' : 'Faktura podstawowa';
+}
+
+function header(view: TDocumentView): Block {
+  const pen = new Pen();
+  const brand = 15;
+  const top = glyphTop(brand, 20);
+  const parts: Array<[string, FontWeight, string]> = [
+    ['Krajowy System ', 'normal', INK],
+    ['e', 'bold', ACCENT],
+    ['-Faktur', 'bold', INK],
+  ];
+  let x = 0;
+  for (const [text, weight, color] of parts) {
+    pen.text(x, top, text, brand, weight, color);
+    x += measureWidth(text, brand, weight);
+  }
+  const right = 300;
+  const rx = CONTENT_WIDTH - right;
+  let y = pen.paragraph([label('Numer faktury')], rx, 0, right, TEXT.size, TEXT.line, 'right');
+  y += pen.paragraph([{ text: view.number, weight: 'bold' }], rx, y, right, 13, 16, 'right');
+  y += pen.paragraph([{ text: documentTitle(view), weight: 'bold' }], rx, y, right, 9, 12, 'right');
+  if (view.ksefNumber) y += pen.paragraph(field('Numer KSeF', view.ksefNumber), rx, y, right, TEXT.size, TEXT.line, 'right');
+  return pen.block(Math.max(y, 20) + 8);
+}
+
+/** TypKorekty texts of the Ministry's visualisation. */
+const CORRECTION_TYPE = {
+  1: 'Korekta skutkująca w dacie ujęcia faktury pierwotnej',
+  2: 'Korekta skutkująca w dacie wystawienia faktury korygującej',
+  3: 'Korekta skutkująca w dacie innej, w tym gdy dla różnych pozycji faktury korygującej daty te są różne',
+} as const;
+
+function correctedInvoices(view: TDocumentView): Block | null {
+  const c = view.correction;
+  if (!c) return null;
+  return section('Dane faktury korygowanej', (pen, y0) => {
+    let left = 0;
+    if (c.reason) left += pen.paragraph(field('Przyczyna korekty', c.reason), 0, y0 + left, HALF);
+    if (c.type) left += pen.paragraph(field('Typ skutku korekty', CORRECTION_TYPE[c.type]), 0, y0 + left, HALF);
+    let right = 0;
+    const x = HALF + COLUMN_GAP;
+    c.invoices.forEach((inv, i) => {
+      const title = `Dane identyfikacyjne faktury korygowanej${c.invoices.length > 1 ? ` ${i + 1}` : ''}`;
+      right += pen.paragraph([{ text: title, weight: 'bold' }], x, y0 + right, HALF);
+      right += pen.paragraph(field('Data wystawienia faktury, której dotyczy faktura korygująca', formatDate(inv.issueDate)), x, y0 + right, HALF);
+      right += pen.paragraph(field('Numer faktury korygowanej', inv.number), x, y0 + right, HALF);
+      if (inv.ksefNumber) right += pen.paragraph(field('Numer KSeF faktury korygowanej', inv.ksefNumber), x, y0 + right, HALF);
+    });
+    return Math.max(left, right);
+  });
+}
+
+const regionNames = new Intl.DisplayNames(['pl'], { type: 'region' });
+/** Adres/KodKraju as the country's Polish name ("PL" → "Polska"), the code itself when unknown. */
+function countryName(code: string): string {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** TRolaPodmiotu3 as the Ministry's visualisation names the roles. */
+const ROLE: Record<number, string> = {
+  1: 'Faktor',
+  2: 'Odbiorca',
+  3: 'Podmiot pierwotny',
+  4: 'Dodatkowy nabywca',
+  5: 'Wystawca faktury',
+  6: 'Dokonujący płatności',
+  7: 'Jednostka samorządu terytorialnego - wystawca',
+  8: 'Jednostka samorządu terytorialnego - odbiorca',
+  9: 'Członek grupy VAT - wystawca',
+  10: 'Członek grupy VAT - odbiorca',
+  11: 'Pracownik',
+};
+
+/** A party's paragraphs below its title, in the Ministry's order. */
+function partyParagraphs(p: TPartyView): Run[][] {
   return [
-    { label: 'Lp.', width: lp, align: 'center' },
-    { label: 'Stawka podatku', width: rate, align: 'left' },
-    ...amounts.map((label): Column => ({ label, width: amountWidth, align: 'right' })),
+    ...(p.nip ? [field('NIP', p.nip)] : []),
+    ...(p.internalId ? [field('Identyfikator wewnętrzny', p.internalId)] : []),
+    field('Nazwa', p.name),
+    ...(p.role ? [field('Rola', ROLE[p.role] ?? String(p.role))] : []),
+    [{ text: 'Adres', weight: 'bold' as const }],
+    ...p.addressLines.map((l) => [{ text: l }]),
+    ...(p.countryCode ? [[{ text: countryName(p.countryCode) }]] : []),
+    ...(p.email ? [field('E-mail', p.email)] : []),
+    ...(p.phone ? [field('Tel.', p.phone)] : []),
+    ...(p.customerNumber ? [field('Numer klienta', p.customerNumber)] : []),
+    ...(p.jst ? [field('Faktura dotyczy jednostki podrzędnej JST', 'TAK')] : []),
+    ...(p.gv ? [field('Faktura dotyczy członka grupy GV', 'TAK')] : []),
   ];
 }
 
-/** The texts of one row's cells; amounts without the currency, which the table caption names. */
-export function rowCells(row: TRowView, index: number): RowCells {
+function partyColumn(pen: Pen, x: number, title: string, p: TPartyView): number {
+  let y = sectionTitle(pen, 0, title, x, HALF);
+  for (const para of partyParagraphs(p)) y += pen.paragraph(para, x, y, HALF);
+  return y;
+}
+
+function parties(view: TDocumentView): Block[] {
+  const pen = new Pen();
+  const h = Math.max(partyColumn(pen, 0, 'Sprzedawca', view.seller), partyColumn(pen, HALF + COLUMN_GAP, 'Nabywca', view.buyer));
+  const blocks = [pen.block(h + SECTION.gap)];
+  // Podmiot3 in pairs, like the parties above
+  for (let i = 0; i < view.otherParties.length; i += 2) {
+    const p = new Pen();
+    const pair = view.otherParties.slice(i, i + 2);
+    const heights = pair.map((party, j) => partyColumn(p, j * (HALF + COLUMN_GAP), `Podmiot inny ${i + j + 1}`, party));
+    blocks.push(p.block(Math.max(...heights) + SECTION.gap));
+  }
+  return blocks;
+}
+
+function details(view: TDocumentView): Block {
+  return section('Szczegóły', (pen, y) => {
+    const items: Cell[] = [field('Data wystawienia, z zastrzeżeniem art. 106na ust. 1 ustawy', formatDate(view.issueDate))];
+    if (view.issuePlace) items.push(field('Miejsce wystawienia', view.issuePlace));
+    if (view.deliveryDate) items.push(field('Data dokonania lub zakończenia dostawy towarów lub wykonania usługi', formatDate(view.deliveryDate)));
+    items.push(field('Kod waluty', view.currency));
+    if (view.exchangeRate) {
+      items.push({ paragraphs: [[label('Kurs waluty wspólny dla wszystkich wierszy faktury')], field('Kurs waluty', formatExchangeRate(view.exchangeRate))] });
+    }
+    if (view.lateSince) items.push(field('Faktura wystawiona po terminie z art. 106i ustawy, który upłynął', formatDate(view.lateSince)));
+    return twoColumns(pen, y, items);
+  });
+}
+
+export type Column = { key: string; label: string; width: number; align: Align };
+
+function tableHeader(columns: readonly Column[]): Block {
+  const pen = new Pen();
+  let x = 0;
+  let h = 0;
+  const inner = new Pen();
+  for (const c of columns) {
+    h = Math.max(
+      h,
+      inner.paragraph([{ text: c.label, weight: 'bold' }], x + TABLE.padX, TABLE.padY, c.width - 2 * TABLE.padX, TABLE.headerSize, TABLE.headerLine, c.align),
+    );
+    x += c.width;
+  }
+  const height = h + 2 * TABLE.padY;
+  pen.rect(0, 0, CONTENT_WIDTH, height, SHADE);
+  pen.ops.push(...inner.ops);
+  pen.line(0, height, CONTENT_WIDTH, 0.75, INK);
+  return pen.block(height + 0.5);
+}
+
+function tableRow(columns: readonly Column[], cells: Record<string, string>, extra: Partial<Block> = {}): Block {
+  const pen = new Pen();
+  let x = 0;
+  let h: number = TABLE.line;
+  for (const c of columns) {
+    const text = cells[c.key];
+    if (text) h = Math.max(h, pen.paragraph([{ text }], x + TABLE.padX, TABLE.padY, c.width - 2 * TABLE.padX, TABLE.size, TABLE.line, c.align));
+    x += c.width;
+  }
+  const height = h + 2 * TABLE.padY;
+  pen.line(0, height, CONTENT_WIDTH);
+  return pen.block(height + 0.25, extra);
+}
+
+/** Columns of the rows table; Rabat and the annex-15 marker only when some row has them. */
+export function rowColumns(rows: readonly TRowView[]): Column[] {
+  const fixed: Column[] = [
+    { key: 'lp', label: 'Lp.', width: 24, align: 'center' },
+    { key: 'name', label: 'Nazwa towaru lub usługi', width: 0, align: 'left' },
+    { key: 'sku', label: 'Indeks', width: 56, align: 'left' },
+    { key: 'quantity', label: 'Ilość', width: 36, align: 'right' },
+    { key: 'unit', label: 'Miara', width: 28, align: 'left' },
+    { key: 'unitGross', label: 'Cena jedn. brutto', width: 58, align: 'right' },
+    ...(rows.some((r) => r.discount) ? [{ key: 'discount', label: 'Rabat', width: 46, align: 'right' } as const] : []),
+    { key: 'rate', label: 'Stawka podatku', width: 40, align: 'right' },
+    ...(rows.some((r) => r.annex15) ? [{ key: 'annex15', label: 'Zał. nr 15 do ustawy', width: 38, align: 'center' } as const] : []),
+    { key: 'gross', label: 'Wartość sprzedaży brutto', width: 70, align: 'right' },
+  ];
+  const used = fixed.reduce((s, c) => s + c.width, 0);
+  return fixed.map((c) => (c.key === 'name' ? { ...c, width: CONTENT_WIDTH - used } : c));
+}
+
+export function rowCells(row: TRowView): Record<string, string> {
   return {
-    lp: String(index + 1),
+    lp: row.lp,
     name: row.name,
     sku: row.sku ?? '',
     quantity: formatQuantity(row.quantity),
-    unit: row.unit,
-    unitGross: formatGrosze(row.unitGrossGrosze),
-    discount: row.discountGrosze === 0 ? '' : formatGrosze(row.discountGrosze),
-    rate: formatRate(row.vatRate),
+    unit: row.unit ?? '',
+    unitGross: formatDecimal(row.unitGross),
+    discount: row.discount ? formatDecimal(row.discount) : '',
+    rate: formatRateCode(row.rate),
+    annex15: row.annex15 ? '1' : '',
     gross: formatGrosze(row.grossGrosze),
   };
 }
 
-const innerWidth = (c: Column) => c.width - 2 * TABLE.padX;
-
-export function rowHeight(cells: RowCells): number {
-  let lines = 1;
-  for (const key of Object.keys(ROW_COLUMNS) as RowColumnKey[]) {
-    const text = cells[key];
-    if (text) lines = Math.max(lines, countLines(text, innerWidth(ROW_COLUMNS[key]), TABLE.size));
-  }
-  return lines * TABLE.line + 2 * TABLE.padY;
+function total(view: TDocumentView): Block {
+  const pen = new Pen();
+  const name = view.type === 'KOR' ? 'Korekta kwoty należności ogółem' : 'Kwota należności ogółem';
+  pen.paragraph([label(`${name}:`), { text: formatMoney(view.totalGrosze, view.currency), weight: 'bold' }], 0, 4, CONTENT_WIDTH, 10, 14, 'right');
+  return pen.block(24);
 }
 
-export function tableHeaderHeight(columns: readonly Column[]): number {
-  const lines = Math.max(...columns.map((c) => countLines(c.label, innerWidth(c), TABLE.headerSize, 'bold')));
-  return lines * TABLE.headerLine + 2 * TABLE.padY;
-}
-
-/** Label-value line ("Data wystawienia: …"); long values wrap inside the value column. */
-export function fieldHeight(value: string, width = CONTENT_WIDTH): number {
-  return countLines(value, width - LABEL_WIDTH, TEXT.size) * TEXT.line;
-}
-
-export const HEADER = { brandSize: 15, numberSize: 13, numberLine: 16, rightWidth: 300, gap: 12 } as const;
-
-export function headerHeight(view: TDocumentView): number {
-  const numberLines = countLines(view.number, HEADER.rightWidth, HEADER.numberSize, 'bold');
-  return TEXT.line + numberLines * HEADER.numberLine + 2 * TEXT.line + HEADER.gap;
-}
-
-export function correctionHeight(view: TDocumentView): number {
-  const c = view.correction;
-  if (!c) return 0;
-  return SECTION_TITLE.height + 3 * TEXT.line + fieldHeight(c.reason) + HEADER.gap;
-}
-
-export const PARTY_WIDTH = (CONTENT_WIDTH - 16) / 2;
-
-/** The printed lines of a party block after its name. */
-export function partyLines(p: TPartyView): string[] {
-  return [
-    `NIP: ${p.nip}`,
-    ...p.addressLines,
-    ...(p.countryCode && p.countryCode !== 'PL' ? [`Kraj: ${p.countryCode}`] : []),
-    ...(p.email ? [`E-mail: ${p.email}`] : []),
-    ...(p.phone ? [`Tel.: ${p.phone}`] : []),
+function vatSummary(view: TDocumentView): Block {
+  const foreign = view.vatSummary.some((b) => b.vatPlnGrosze !== undefined);
+  const amounts = ['Kwota netto', 'Kwota podatku', 'Kwota brutto', ...(foreign ? ['Kwota podatku PLN'] : [])];
+  const lp = 20;
+  const rate = 240;
+  const width = (CONTENT_WIDTH - lp - rate) / amounts.length;
+  const columns: Column[] = [
+    { key: 'lp', label: 'Lp.', width: lp, align: 'center' },
+    { key: 'rate', label: 'Stawka podatku', width: rate, align: 'left' },
+    ...amounts.map((l, i): Column => ({ key: `a${i}`, label: l, width, align: 'right' })),
   ];
+  return stack('Podsumowanie stawek podatku', [
+    tableHeader(columns),
+    ...view.vatSummary.map((b, i) =>
+      tableRow(columns, {
+        lp: String(i + 1),
+        rate: SUMMARY_RATE_LABEL[b.field],
+        a0: formatGrosze(b.netGrosze),
+        a1: formatGrosze(b.vatGrosze),
+        a2: formatGrosze(b.netGrosze + b.vatGrosze),
+        a3: b.vatPlnGrosze === undefined ? '' : formatGrosze(b.vatPlnGrosze),
+      }),
+    ),
+  ]);
 }
 
-function partyHeight(p: TPartyView): number {
-  const nameLines = countLines(p.name, PARTY_WIDTH, TEXT.size, 'bold');
-  const otherLines = partyLines(p).reduce((sum, line) => sum + countLines(line, PARTY_WIDTH, TEXT.size), 0);
-  return (nameLines + otherLines) * TEXT.line;
+/** A titled section made of blocks laid one under another, kept together. */
+function stack(title: string, blocks: readonly Block[]): Block {
+  const pen = new Pen();
+  let y = sectionTitle(pen, 0, title);
+  for (const b of blocks) {
+    for (const op of b.ops) pen.ops.push({ ...op, y: op.y + y });
+    y += b.height;
+  }
+  return pen.block(y + SECTION.gap);
 }
 
-export function partiesHeight(view: TDocumentView): number {
-  return SECTION_TITLE.height + Math.max(partyHeight(view.seller), partyHeight(view.buyer)) + HEADER.gap;
+function annotations(view: TDocumentView): Block | null {
+  const a = view.annotations;
+  // only what applies is printed, as in the Ministry's visualisation (art. 106e ust. 1 pkt 16, 17, 18, 18a)
+  const lines = [
+    a.splitPayment && 'Mechanizm podzielonej płatności',
+    a.cashAccounting && 'Metoda kasowa',
+    a.reverseCharge && 'Odwrotne obciążenie',
+    a.selfBilling && 'Samofakturowanie',
+  ].filter((l): l is string => !!l);
+  if (lines.length === 0) return null;
+  return section('Adnotacje', (pen, y) =>
+    twoColumns(
+      pen,
+      y,
+      lines.map((text) => [{ text }]),
+    ),
+  );
 }
 
-export function detailsHeight(view: TDocumentView): number {
-  const fields = 2 + (view.issuePlace ? 1 : 0) + (view.taxPointDate ? 1 : 0);
-  return SECTION_TITLE.height + fields * TEXT.line + HEADER.gap;
+function notes(view: TDocumentView): Block | null {
+  if (view.notes.length === 0) return null;
+  const columns: Column[] = [
+    { key: 'lp', label: 'Lp.', width: 20, align: 'center' },
+    { key: 'key', label: 'Rodzaj informacji', width: 150, align: 'left' },
+    { key: 'value', label: 'Treść informacji', width: CONTENT_WIDTH - 170, align: 'left' },
+  ];
+  return stack('Dodatkowe informacje', [tableHeader(columns), ...view.notes.map((n, i) => tableRow(columns, { lp: String(i + 1), ...n }))]);
 }
 
-export const TOTAL_HEIGHT = 26;
-export const QR_BLOCK_HEIGHT = SECTION_TITLE.height + QR_SIZE + 2 * TEXT.line + 6;
+type Part = { title: string; items: Run[][] };
 
-export function summaryHeight(view: TDocumentView, exchangeText: string | undefined): number {
-  const columns = summaryColumns(view.exchangeRate !== undefined);
-  const rows = view.vatSummary.length * (TABLE.line + 2 * TABLE.padY);
-  const exchange = exchangeText ? countLines(exchangeText, CONTENT_WIDTH, TEXT.size) * TEXT.line + 4 : 0;
-  return SECTION_TITLE.height + tableHeaderHeight(columns) + rows + exchange + HEADER.gap;
+function payment(view: TDocumentView): Part | null {
+  const p = view.payment;
+  if (!p) return null;
+  return {
+    title: 'Płatność',
+    items: [
+      field('Informacja o płatności', p.paid ? 'Zapłacono' : 'Brak zapłaty'),
+      ...(p.form ? [field('Forma płatności', p.form)] : []),
+      ...(p.date ? [field('Data zapłaty', formatDate(p.date))] : []),
+    ],
+  };
 }
 
-export function paymentHeight(view: TDocumentView): number {
-  if (!view.payment) return 0;
-  return SECTION_TITLE.height + (view.payment.date ? 3 : 2) * TEXT.line + HEADER.gap;
+function transactionTerms(view: TDocumentView): Part | null {
+  if (view.orders.length === 0) return null;
+  return {
+    title: 'Warunki transakcji',
+    items: view.orders.flatMap((o) => [field('Data zamówienia', o.date ? formatDate(o.date) : '-'), field('Numer zamówienia', o.number ?? '-')]),
+  };
+}
+
+/** Payment and transaction terms: side by side when both are there, a part alone spans the page in two columns. */
+function paymentAndTerms(view: TDocumentView): Block | null {
+  const parts = [payment(view), transactionTerms(view)].filter((p): p is Part => p !== null);
+  const [only] = parts;
+  if (parts.length !== 2) return only ? section(only.title, (pen, y) => twoColumns(pen, y, only.items)) : null;
+  const pen = new Pen();
+  const heights = parts.map((part, i) => {
+    const x = i * (HALF + COLUMN_GAP);
+    let y = sectionTitle(pen, 0, part.title, x, HALF);
+    for (const item of part.items) y += pen.paragraph(item, x, y, HALF);
+    return y;
+  });
+  return pen.block(Math.max(...heights) + SECTION.gap);
+}
+
+function qrBlock(opts: { title: string; url: string; caption: string; help: string; size: number; after?: Run[] }): Block {
+  const pen = new Pen();
+  let y = sectionTitle(pen, 0, opts.title);
+  const qr = qrRuns(opts.url);
+  pen.ops.push({ t: 'qr', x: (QR.column - opts.size) / 2, y, size: opts.size, qr });
+  const caption = pen.paragraph([{ text: opts.caption, weight: 'bold' }], 0, y + opts.size + 2, QR.column, 7, 9, 'center');
+  const x = QR.column + 12;
+  const width = CONTENT_WIDTH - x;
+  let ty = y + 24;
+  ty += pen.paragraph([{ text: opts.help }], x, ty, width) + 4;
+  const linkHeight = pen.paragraph([{ text: opts.url, color: LINK }], x, ty, width);
+  pen.ops.push({ t: 'link', x, y: ty, w: width, h: linkHeight, url: opts.url });
+  ty += linkHeight;
+  if (opts.after) ty += 6 + pen.paragraph(opts.after, x, ty + 6, width);
+  y += Math.max(opts.size + 2 + caption, ty - y);
+  return pen.block(y + SECTION.gap);
+}
+
+function qrBlocks(view: TDocumentView): Block[] {
+  const offline = view.ksefNumber === null;
+  const certificate = view.certificateQr && offline ? view.certificateQr : undefined;
+  // "Wytworzona w:" (Naglowek/SystemInfo) closes the document, beside the last code
+  const producedBy = view.systemInfo ? field('Wytworzona w', view.systemInfo) : undefined;
+  const blocks = [
+    qrBlock({
+      title: 'Sprawdź, czy Twoja faktura znajduje się w KSeF!',
+      url: view.qr.url,
+      caption: view.ksefNumber ?? 'OFFLINE',
+      help: 'Nie możesz zeskanować kodu z obrazka? Kliknij w link weryfikacyjny i przejdź do weryfikacji faktury!',
+      size: QR.invoice,
+      ...(!certificate && producedBy && { after: producedBy }),
+    }),
+  ];
+  // KOD II is printed on a document issued offline only (KSeF brief §10)
+  if (certificate) {
+    blocks.push(
+      qrBlock({
+        title: 'Zweryfikuj wystawcę faktury!',
+        url: certificate.url,
+        caption: 'CERTYFIKAT',
+        help: 'Nie możesz zeskanować kodu z obrazka? Kliknij w link weryfikacyjny i przejdź do weryfikacji wystawcy!',
+        size: QR.certificate,
+        ...(producedBy && { after: producedBy }),
+      }),
+    );
+  }
+  return blocks;
+}
+
+export type DocumentPlan = {
+  blocks: Block[];
+  tableHeader: Block;
+  continuation: Block;
+};
+
+/** Every block of the document in reading order (the Ministry's section order), the rows table's header apart. */
+export function planBlocks(view: TDocumentView): DocumentPlan {
+  const columns = rowColumns(view.rows);
+  const caption = section(
+    view.type === 'KOR' ? 'Pozycje korekty (różnice)' : 'Pozycje',
+    () => 0,
+    `Faktura wystawiona w cenach brutto w walucie ${view.currency}`,
+  );
+  caption.height -= SECTION.gap;
+  caption.keepWithNext = true;
+  const continuation = new Pen();
+  continuation.paragraph([label(`${documentTitle(view)} ${view.number} – ciąg dalszy`)], 0, 0, CONTENT_WIDTH);
+  const blocks = [
+    header(view),
+    correctedInvoices(view),
+    ...parties(view),
+    details(view),
+    caption,
+    ...view.rows.map((r) => tableRow(columns, rowCells(r), { row: true })),
+    total(view),
+    vatSummary(view),
+    annotations(view),
+    notes(view),
+    paymentAndTerms(view),
+    ...qrBlocks(view),
+  ].filter((b): b is Block => b !== null);
+  return { blocks, tableHeader: tableHeader(columns), continuation: continuation.block(TEXT.line + 5) };
+}
+
+/** The line under every page: the document and "Strona X z Y". */
+export function footer(view: TDocumentView, page: number, pages: number): Op[] {
+  const pen = new Pen();
+  const y = PAGE.height - 32;
+  pen.line(PAGE.marginX, y, CONTENT_WIDTH);
+  pen.paragraph([label(`${documentTitle(view)} ${view.number}`)], PAGE.marginX, y + 3, CONTENT_WIDTH - 80, 7, 9);
+  pen.paragraph([label(`Strona ${page} z ${pages}`)], PAGE.marginX, y + 3, CONTENT_WIDTH, 7, 9, 'right');
+  return pen.ops;
 }

@@ -1,68 +1,74 @@
 import { describe, expect, test } from 'vitest';
-import { paginateRows, type PaginationInput } from './paginate';
+import { paginate, type FlowBlock, type PaginationInput, type Placement } from './paginate';
 
-const base: Omit<PaginationInput, 'rowHeights'> = {
-  pageHeight: 700,
-  introHeight: 300,
-  continuationHeight: 20,
-  tableHeaderHeight: 30,
-  closingHeight: 250,
-};
+const base = { pageHeight: 700, continuationHeight: 20, tableHeaderHeight: 30 };
+const intro: FlowBlock[] = [{ height: 200 }, { height: 80, keepWithNext: true }];
+const closing: FlowBlock[] = [{ height: 150 }, { height: 100 }];
+const rows = (heights: number[]): FlowBlock[] => heights.map((height) => ({ height, row: true }));
 
-/** Height each planned page uses, to check no page overflows. */
-function usedHeights(input: PaginationInput) {
-  return paginateRows(input).map((p) => {
-    const rows = input.rowHeights.slice(p.rowStart, p.rowEnd).reduce((a, b) => a + b, 0);
-    return (
-      (p.intro ? input.introHeight : input.continuationHeight) +
-      (p.rowEnd > p.rowStart ? input.tableHeaderHeight + rows : 0) +
-      (p.closing ? input.closingHeight : 0)
-    );
-  });
+function heightOf(input: PaginationInput, p: Placement): number {
+  if (p.kind === 'block') return input.blocks[p.index]!.height;
+  return p.kind === 'tableHeader' ? input.tableHeaderHeight : input.continuationHeight;
 }
 
-describe('paginateRows', () => {
-  test('a short invoice is one page with everything', () => {
-    expect(paginateRows({ ...base, rowHeights: [16, 16, 25] })).toEqual([{ rowStart: 0, rowEnd: 3, intro: true, closing: true }]);
+/** Every page: placements stacked without gaps or overlaps, none past the page. */
+function expectStacked(input: PaginationInput, pages: Placement[][]) {
+  for (const page of pages) {
+    let y = 0;
+    for (const p of page) {
+      expect(p.y).toBe(y);
+      y += heightOf(input, p);
+    }
+    expect(y).toBeLessThanOrEqual(input.pageHeight);
+  }
+}
+
+describe('paginate', () => {
+  test('a short invoice is one page, the table header above the first row', () => {
+    const input = { ...base, blocks: [...intro, ...rows([16, 16, 25]), ...closing] };
+    const pages = paginate(input);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.map((p) => (p.kind === 'block' ? p.index : p.kind))).toEqual([0, 1, 'tableHeader', 2, 3, 4, 5, 6]);
+    expectStacked(input, pages);
   });
 
-  test('rows continue on later pages, every row exactly once, in order, no page overflowing', () => {
-    const input = { ...base, rowHeights: Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? 25 : 16)) };
-    const pages = paginateRows(input);
+  test('rows continue on later pages with the header repeated, every block exactly once, in order', () => {
+    const heights = Array.from({ length: 300 }, (_, i) => 12 + (i % 7) * 5);
+    const input = { ...base, blocks: [...intro, ...rows(heights), ...closing] };
+    const pages = paginate(input);
     expect(pages.length).toBeGreaterThan(5);
-    expect(pages[0]?.rowStart).toBe(0);
-    pages.slice(1).forEach((p, i) => expect(p.rowStart).toBe(pages[i]?.rowEnd));
-    expect(pages.at(-1)?.rowEnd).toBe(300);
-    expect(pages.filter((p) => p.intro)).toHaveLength(1);
-    expect(pages.filter((p) => p.closing)).toEqual([pages.at(-1)]);
-    for (const used of usedHeights(input)) expect(used).toBeLessThanOrEqual(base.pageHeight);
-  });
-
-  test('pages are filled: the next row would not have fitted', () => {
-    const input = { ...base, rowHeights: Array.from({ length: 100 }, () => 20) };
-    const pages = paginateRows(input);
-    const used = usedHeights(input);
-    pages.slice(0, -1).forEach((p, i) => {
-      const next = input.rowHeights[p.rowEnd] ?? 0;
-      expect((used[i] ?? 0) + next).toBeGreaterThan(base.pageHeight);
+    const order = pages.flat().flatMap((p) => (p.kind === 'block' ? [p.index] : []));
+    expect(order).toEqual(input.blocks.map((_, i) => i));
+    pages.forEach((page, i) => {
+      if (i > 0) expect(page[0]?.kind).toBe('continuation');
+      const firstBlock = page.find((p) => p.kind === 'block');
+      if (firstBlock?.kind === 'block' && input.blocks[firstBlock.index]?.row) {
+        expect(page[page.indexOf(firstBlock) - 1]?.kind).toBe('tableHeader');
+      }
     });
+    expectStacked(input, pages);
   });
 
-  test('the closing blocks move to a page of their own when the last rows leave no room', () => {
-    // intro 300 + header 30 + 18 rows of 20 = 690: rows fit, the 250 of closing does not
-    const pages = paginateRows({ ...base, rowHeights: Array.from({ length: 18 }, () => 20) });
-    expect(pages).toEqual([
-      { rowStart: 0, rowEnd: 18, intro: true, closing: false },
-      { rowStart: 18, rowEnd: 18, intro: false, closing: true },
-    ]);
+  test('a title marked keepWithNext moves to the next page with the first row', () => {
+    const input = { ...base, blocks: [{ height: 600 }, { height: 40, keepWithNext: true }, ...rows([40, 16])] };
+    const pages = paginate(input);
+    expect(pages[0]!.map((p) => p.kind)).toEqual(['block']);
+    expect(pages[1]!.map((p) => (p.kind === 'block' ? p.index : p.kind))).toEqual(['continuation', 1, 'tableHeader', 2, 3]);
   });
 
-  test('a row taller than a page still gets a page instead of looping', () => {
-    const pages = paginateRows({ ...base, rowHeights: [16, 2_000, 16] });
-    expect(pages.map((p) => [p.rowStart, p.rowEnd])).toEqual([
+  test('closing blocks flow to a new page one by one, without a table header', () => {
+    const input = { ...base, blocks: [{ height: 500 }, ...closing] };
+    const pages = paginate(input);
+    expect(pages.map((p) => p.map((x) => (x.kind === 'block' ? x.index : x.kind)))).toEqual([
       [0, 1],
-      [1, 2],
-      [2, 3],
+      ['continuation', 2],
     ]);
+  });
+
+  test('a block taller than a page gets a page of its own instead of looping', () => {
+    const input = { ...base, blocks: [{ height: 100 }, ...rows([900, 10])] };
+    const pages = paginate(input);
+    expect(pages.flat().filter((p) => p.kind === 'block')).toHaveLength(3);
+    expect(pages).toHaveLength(3);
   });
 });

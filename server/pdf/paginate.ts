@@ -1,56 +1,64 @@
 /**
- * Splits the rows table over pages. react-pdf's own page breaking grows faster than linearly with the
- * row count, so every page is planned here and rendered with wrapping off. Pure: heights in, plan out.
+ * Stacks the document's blocks on pages. Pure: heights in, placements out. A block never splits; rows of the
+ * table get its header above them at the top of every page they continue on, later pages open with a
+ * continuation line, and a block marked keepWithNext (a section title) moves with the block after it.
  */
 
+export type FlowBlock = { height: number; row?: boolean; keepWithNext?: boolean };
+
 export type PaginationInput = {
-  /** Height of each table row, in order. */
-  rowHeights: readonly number[];
+  blocks: readonly FlowBlock[];
   /** Usable height of a page between the top margin and the footer. */
   pageHeight: number;
-  /** Blocks above the table on page 1 (header, parties, details). */
-  introHeight: number;
-  /** The caption that opens every later page. */
+  /** The line that opens every later page. */
   continuationHeight: number;
   /** The table's column header, repeated on every page that has rows. */
   tableHeaderHeight: number;
-  /** Blocks after the table on the last page (totals, VAT summary, payment, QR). */
-  closingHeight: number;
 };
 
-export type PagePlan = {
-  /** Rows [rowStart, rowEnd) appear on this page; an empty range means no table on it. */
-  rowStart: number;
-  rowEnd: number;
-  intro: boolean;
-  closing: boolean;
-};
+/** What goes where on one page: a block by index, the table header, or the continuation line; y from the content top. */
+export type Placement = { kind: 'block'; index: number; y: number } | { kind: 'tableHeader' | 'continuation'; y: number };
 
-export function paginateRows(input: PaginationInput): PagePlan[] {
-  const { rowHeights, pageHeight, introHeight, continuationHeight, tableHeaderHeight, closingHeight } = input;
-  const pages: PagePlan[] = [];
-  let page: PagePlan = { rowStart: 0, rowEnd: 0, intro: true, closing: false };
-  let used = introHeight;
+export function paginate({ blocks, pageHeight, continuationHeight, tableHeaderHeight }: PaginationInput): Placement[][] {
+  const pages: Placement[][] = [[]];
+  let page = pages[0]!;
+  let y = 0;
+  let tableOpen = false; // the header is on this page above the current rows
+  let fresh = true; // no block on this page yet
 
-  const hasRows = (p: PagePlan) => p.rowEnd > p.rowStart;
-  const startPage = (rowStart: number) => {
+  const newPage = () => {
+    page = [{ kind: 'continuation', y: 0 }];
     pages.push(page);
-    page = { rowStart, rowEnd: rowStart, intro: false, closing: false };
-    used = continuationHeight;
+    y = continuationHeight;
+    tableOpen = false;
+    fresh = true;
+  };
+  /** Height block i needs here, with the header it opens and the blocks it must stay with. */
+  const needed = (i: number): number => {
+    let h = 0;
+    let open = tableOpen;
+    for (let j = i; j < blocks.length; j++) {
+      const b = blocks[j]!;
+      if (b.row && !open) h += tableHeaderHeight;
+      open = !!b.row;
+      h += b.height;
+      if (!b.keepWithNext) break;
+    }
+    return h;
   };
 
-  for (let i = 0; i < rowHeights.length; i++) {
-    const height = rowHeights[i] ?? 0;
-    const needed = (hasRows(page) ? 0 : tableHeaderHeight) + height;
-    // A row taller than an empty page still goes on one (clipped) rather than looping forever.
-    const pageIsEmpty = !hasRows(page) && !page.intro;
-    if (used + needed > pageHeight && !pageIsEmpty) startPage(i);
-    used += (hasRows(page) ? 0 : tableHeaderHeight) + height;
-    page.rowEnd = i + 1;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    // a block taller than an empty page goes on one anyway (clipped) rather than looping forever
+    if (y + needed(i) > pageHeight && !fresh) newPage();
+    if (b.row && !tableOpen) {
+      page.push({ kind: 'tableHeader', y });
+      y += tableHeaderHeight;
+    }
+    tableOpen = !!b.row;
+    page.push({ kind: 'block', index: i, y });
+    y += b.height;
+    fresh = false;
   }
-
-  if (used + closingHeight > pageHeight) startPage(rowHeights.length);
-  page.closing = true;
-  pages.push(page);
   return pages;
 }

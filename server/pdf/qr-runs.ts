@@ -12,7 +12,8 @@ export type QrRuns = {
  * Level M: the brief leaves the level open, and M keeps a ~110-character KOD I link scannable.
  */
 export function qrRuns(text: string): QrRuns {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  // one byte-mode segment: the links are short, and the library's segment optimiser cost more than the code
+  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
   const { size } = modules;
   const runs: QrRuns['runs'] = [];
   for (let y = 0; y < size; y++) {

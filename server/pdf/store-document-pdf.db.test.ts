@@ -1,22 +1,22 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSmtpSink, type SinkMessage, type SmtpSink } from '../../emulators/smtp/server';
-import { randomNip } from '../../emulators/ksef/testing';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { useKsefEmulator, useWorker, waitForStatus } from '../../test/pipeline';
-import { freePort, waitFor } from '../../test/web';
-import { config, resetConfig } from '../config';
-import { documents, files } from '../db/schema';
-import { createCorrectionDocument } from '../documents/create-correction';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { serializeDocument } from '../documents/serialize-document';
-import { randomToken } from '../ids';
-import { kodIUrl } from '../ksef/qr';
-import { closeMailTransports } from '../mail/send-mail';
-import { parseOrderInput, parseRefundInput } from '../orders/order-schema';
-import { decodeQr, pdfText } from './pdf-tools';
+import { startSmtpSink, type SinkMessage, type SmtpSink } from '@/emulators/smtp/server';
+import { randomNip } from '@/emulators/ksef/testing';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount, VALID_SELLER } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { useKsefEmulator, useWorker, waitForStatus } from '@/test/pipeline';
+import { freePort, waitFor } from '@/test/web';
+import { config, resetConfig } from '@/server/config';
+import { documents, files } from '@/server/db/schema';
+import { createCorrectionDocument } from '@/server/corrections/create-correction';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { serializeDocument } from '@/server/documents/serialize-document';
+import { randomToken } from '@/server/ids';
+import { kodIUrl } from '@/server/ksef/qr';
+import { closeMailTransports } from '@/server/mail/send-mail';
+import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
+import { decodeQr, pdfText } from '@/test/pdf-tools';
 import { storeDocumentPdf } from './store-document-pdf';
 
 const t = useTestDatabase();
@@ -75,14 +75,22 @@ describe('pdf_render and mail_send after acceptance', () => {
     const { doc, file } = await withPdf(accepted.id, 'sent');
 
     expect(file).toMatchObject({ documentId: doc.id, contentType: 'application/pdf', filename: `${doc.number!.replaceAll('/', '-')}.pdf` });
-    const text = squash(pdfText(file.content));
+    const text = squash(pdfText(file.content, 'raw'));
     for (const s of [
-      `Numer faktury ${doc.number}`, `Numer KSeF: ${doc.ksefNumber}`, VALID_SELLER.name, `NIP: ${seller.nip}`, 'ul. Prosta 1',
-      'Kupiec sp. z o.o.', 'NIP: 5260250274', 'ul. Długa 5', 'Kwota należności ogółem: 149,88 zł',
-    ]) expect(text).toContain(s);
-    // 2 × 49.99 − 5.00 prints as 2 × 47.49; buckets by the gross method
-    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 2 szt\. 47,49 23% 94,98/);
-    expect(text).toMatch(/23% 89,41 20,57 109,98/);
+      `Numer faktury ${doc.number}`,
+      `Numer KSeF: ${doc.ksefNumber}`,
+      VALID_SELLER.name,
+      `NIP: ${seller.nip}`,
+      'ul. Prosta 1',
+      'Kupiec sp. z o.o.',
+      'NIP: 5260250274',
+      'ul. Długa 5',
+      'Kwota należności ogółem: 149,88 PLN',
+    ])
+      expect(text).toContain(s);
+    // P_9B is the price before the discount and P_10 the line's discount (one convention); buckets by the gross method
+    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 2 szt\. 49,99 5,00 23% 94,98/);
+    expect(text).toMatch(/23% lub 22% 89,41 20,57 109,98/);
     expect(text).toMatch(/5% 38,00 1,90 39,90/);
 
     const qr = kodIUrl({ environment: 'test', sellerNip: seller.nip, issueDate: doc.issueDate!, xml: doc.fa3Xml! });
@@ -113,7 +121,7 @@ describe('pdf_render and mail_send after acceptance', () => {
     expect(await mailTo(email)).toHaveLength(1);
   });
 
-  test('a correction\'s PDF shows the corrected invoice and negative rows, and is e-mailed too', async () => {
+  test("a correction's PDF shows the corrected invoice and negative rows, and is e-mailed too", async () => {
     const seller = await connectedSeller();
     const email = buyerEmail();
     const invoice = await acceptedInvoice(seller.testScope, email);
@@ -126,14 +134,20 @@ describe('pdf_render and mail_send after acceptance', () => {
     expect((await waitForStatus(t.db(), document.id, ['accepted', 'rejected', 'error', 'skipped'])).status).toBe('accepted');
     const { doc, file } = await withPdf(document.id, 'sent');
 
-    const text = squash(pdfText(file.content));
+    const text = squash(pdfText(file.content, 'raw'));
     for (const s of [
-      'Faktura korygująca', `Numer KSeF: ${doc.ksefNumber}`, `Numer faktury korygowanej ${invoice.number}`,
-      `Numer KSeF faktury korygowanej ${invoice.ksefNumber}`, 'Przyczyna korekty Zwrot kubka', 'Kwota należności ogółem: -47,49 zł',
-    ]) expect(text).toContain(s);
-    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 -1 szt\. 47,49 23% -47,49/);
+      'Faktura korygująca',
+      `Numer KSeF: ${doc.ksefNumber}`,
+      `Numer faktury korygowanej: ${invoice.number}`,
+      `Numer KSeF faktury korygowanej: ${invoice.ksefNumber}`,
+      'Przyczyna korekty: Zwrot kubka',
+      'Korekta kwoty należności ogółem: -47,49 PLN',
+    ])
+      expect(text).toContain(s);
+    // the returned unit at the invoiced price and its share of the line's discount (issue 13 item 1)
+    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 -1 szt\. 49,99 -2,50 23% -47,49/);
     // 23 % bucket 109.98 → 62.49 gross: VAT 20.57 → 11.69
-    expect(text).toMatch(/23% -38,61 -8,88 -47,49/);
+    expect(text).toMatch(/23% lub 22% -38,61 -8,88 -47,49/);
     expect(decodeQr(file.content, 1)).toBe(kodIUrl({ environment: 'test', sellerNip: seller.nip, issueDate: doc.issueDate!, xml: doc.fa3Xml! }));
 
     const subjects = (await mailTo(email)).map((m) => m.subject);

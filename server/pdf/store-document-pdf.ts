@@ -1,18 +1,15 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { documents, files } from '../db/schema';
-import type { DocumentRow } from '../documents/document-row';
-import { earlierRefunds } from '../documents/earlier-refunds';
-import { withLockedDocument } from '../documents/locked';
-import { patchDocument } from '../documents/transition';
-import { newId, randomToken } from '../ids';
-import { enqueue } from '../jobs/enqueue';
+import type { Db } from '@/server/db/client';
+import { documents, files } from '@/server/db/schema';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { withLockedDocument } from '@/server/documents/locked';
+import { patchDocument } from '@/server/documents/transition';
+import { newId, randomToken } from '@/server/ids';
+import { enqueue } from '@/server/jobs/enqueue';
 import { buildDocumentView } from './document-view';
-import { readIssuedFacts } from './issued-facts';
+import { isPrintable, offlineCertificateQrUrl } from './offline-codes';
 import { renderDocumentPdf } from './render';
-
-/** mail_send retries SMTP refusals with graphile-worker's back-off: exp(n) s, about 6 hours over 10 attempts. */
-export const MAIL_ATTEMPTS = 10;
+import { metrics, secondsSince } from '@/server/observability/metrics';
 
 /** `FV/2026/11/1` → `FV-2026-11-1.pdf`: safe in a Content-Disposition header and on any file system. */
 export const pdfFileName = (number: string): string => `${number.replace(/[^0-9A-Za-z_-]+/g, '-')}.pdf`;
@@ -26,26 +23,29 @@ export type StorePdfOutcome = 'stored' | 'already_stored' | 'not_accepted';
  */
 export async function storeDocumentPdf(db: Db, documentId: string): Promise<StorePdfOutcome> {
   const doc = await load(db, documentId);
-  if (!doc || doc.status !== 'accepted' || !doc.fa3Xml || !doc.number) return 'not_accepted';
+  if (!doc || !isPrintable(doc) || !doc.fa3Xml || !doc.number) return 'not_accepted';
   if (doc.pdfFileId) return 'already_stored';
-  const original = doc.kind === 'correction' && doc.invoiceId ? ((await load(db, doc.invoiceId)) ?? null) : null;
-  const issued = readIssuedFacts(doc.fa3Xml);
-  const view = buildDocumentView({ doc, issued, original, earlierRefunds: original ? await earlierRefunds(db, original.id, doc.seq) : [] });
-  // the printout must repeat the e-invoice's amounts; a drift (say an earlier correction rejected since) fails loudly
-  const t = view.totals;
-  if (t.netGrosze !== issued.totals.netGrosze || t.vatGrosze !== issued.totals.vatGrosze || t.grossGrosze !== issued.totals.grossGrosze) {
-    throw new Error(`PDF of ${doc.id}: totals ${JSON.stringify(t)} differ from the FA(3) XML's ${JSON.stringify(issued.totals)}`);
-  }
+  // the view is read from the stored XML: the printout repeats the e-invoice as KSeF accepted it
+  const view = buildDocumentView({ doc, certificateQrUrl: offlineCertificateQrUrl(doc) });
+  const started = performance.now();
   const pdf = await renderDocumentPdf(view);
+  metrics().pdfRender.observe(secondsSince(started));
 
   let outcome: StorePdfOutcome = 'already_stored';
-  await withLockedDocument(db, doc.id, ['accepted'], async (tx, locked) => {
-    if (locked.pdfFileId) return;
+  await withLockedDocument(db, doc.id, ['accepted', 'queued', 'sending'], async (tx, locked) => {
+    // a state change since rendering (an offline document accepted meanwhile) leaves it to the next pdf_render
+    if (locked.pdfFileId || locked.status !== doc.status || locked.ksefNumber !== doc.ksefNumber) return;
     const fileId = newId('file');
     await tx.insert(files).values({ id: fileId, documentId: locked.id, contentType: 'application/pdf', filename: pdfFileName(doc.number!), content: pdf });
+    // an offline document's buyer got the e-mail at offline issue; the numbered re-render is at the same pdf_url, not mailed again
+    if (locked.mailStatus) {
+      await patchDocument(tx, locked.id, { pdfFileId: fileId });
+      outcome = 'stored';
+      return;
+    }
     const mailStatus = locked.buyerEmail ? 'pending' : 'not_needed';
     await patchDocument(tx, locked.id, { pdfFileId: fileId, pdfToken: locked.pdfToken ?? randomToken(128), mailStatus });
-    if (mailStatus === 'pending') await enqueue(tx, 'mail_send', { documentId: locked.id }, { jobKey: `mail:${locked.id}`, maxAttempts: MAIL_ATTEMPTS });
+    if (mailStatus === 'pending') await enqueue(tx, 'mail_send', { documentId: locked.id });
     outcome = 'stored';
   });
   return outcome;

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { config } from '@/server/config';
 import { seal, unseal } from './seal';
 
 function appSecret(): string {

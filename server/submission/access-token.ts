@@ -1,11 +1,11 @@
-import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { ksefTokens } from '../db/schema';
-import { authenticate, KsefAuthError, refreshAccessToken, type KsefTokens } from '../ksef/auth';
-import type { KsefClient } from '../ksef/client';
-import { KsefApiError } from '../ksef/http';
-import { recordConnectionCheck, type LoadedCredential } from './credentials';
-import { sealJson, unsealJson } from '../security/sealed-json';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { ksefTokens } from '@/server/db/schema';
+import { authenticate, KsefAuthError, refreshAccessToken, type KsefTokens } from '@/server/ksef/auth';
+import type { KsefClient } from '@/server/ksef/client';
+import { KsefApiError } from '@/server/ksef/http';
+import { recordConnectionCheck, type LoadedCredential } from '@/server/ksef-credentials/credentials';
+import { sealJson, unsealJson } from '@/server/security/sealed-json';
 
 /** KSeF refused the credential itself (expired, revoked, no permission): the documents wait for a new one. */
 export class CredentialRefusedError extends Error {

@@ -1,11 +1,19 @@
+import { config } from '@/server/config';
 /** Scales the backoff (not Retry-After), so fault-injection tests run in seconds; 1 in production. */
-const SCALE = Number(process.env.KSEF_RETRY_SCALE ?? 1);
 
 /** Seconds before retry `attempt` (1-based): 2, 4, 8 … capped at 5 minutes, or KSeF's Retry-After when longer. */
 export function retryDelaySeconds(attempt: number, retryAfterSeconds?: number): number {
-  const exponential = Math.min(300, 2 ** Math.min(attempt, 9)) * SCALE;
+  const exponential = Math.min(300, 2 ** Math.min(attempt, 9)) * config().KSEF_RETRY_SCALE;
   return Math.max(exponential, retryAfterSeconds ?? 0);
 }
 
-/** Status polling: 0.25 s doubling to 5 s; KSeF usually decides within seconds. */
-export const pollDelayMs = (poll: number): number => Math.min(5_000, 250 * 2 ** Math.min(poll, 5));
+/**
+ * Status polling by how long the document or batch has waited for KSeF's decision, not by how often it was
+ * polled: a tenth of its age, from 0.25 s to 30 s. KSeF usually decides within seconds, so the first polls come
+ * fast; a long wait is polled less often, but a decision is never noticed more than 30 s late, however many
+ * polls (or KSeF faults) came before. A Retry-After from KSeF is honoured when it is longer.
+ */
+export function pollDelayMs(ageMs: number, retryAfterSeconds?: number): number {
+  const byAge = Math.min(30_000, Math.max(250, Math.round(Math.max(0, ageMs) / 10)));
+  return Math.max(byAge, (retryAfterSeconds ?? 0) * 1000);
+}

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { randomNip } from '../../emulators/ksef/testing';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { useKsefEmulator, useWorkerProcesses } from '../../test/pipeline';
-import { stopGroup, waitFor } from '../../test/web';
-import { createBurst, findLimitBreaches } from './burst-fixtures';
+import { randomNip } from '@/emulators/ksef/testing';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount, VALID_SELLER } from '@/test/factories';
+import { useKsefEmulator, useWorkerProcesses } from '@/test/pipeline';
+import { stopGroup, waitFor } from '@/test/web';
+import { createBurst, findLimitBreaches } from '@/test/fixtures/burst';
 
 /**
  * The 2,000-order burst with the real worker process SIGKILLed twice mid-batch: once while a batch's parts are
@@ -14,7 +14,11 @@ import { createBurst, findLimitBreaches } from './burst-fixtures';
  */
 const t = useTestDatabase();
 const ksef = useKsefEmulator({ limits: 'prod' });
-const workers = useWorkerProcesses(t.url, ksef.url, { WORKER_CONCURRENCY: '4', WORKER_TASKS: '-pdf_render,-mail_send,-webhook_deliver', KSEF_TIMEOUT_MS: '10000' });
+const workers = useWorkerProcesses(t.url, ksef.url, {
+  WORKER_CONCURRENCY: '4',
+  WORKER_TASKS: '-pdf_render,-mail_send,-webhook_deliver',
+  KSEF_TIMEOUT_MS: '10000',
+});
 const startWorker = workers.start;
 
 const batchesIn = async (status: string) =>

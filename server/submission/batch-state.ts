@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { documents, ksefBatchDocuments, ksefBatches } from '../db/schema';
-import { enqueue } from '../jobs/enqueue';
+import type { Db, Tx } from '@/server/db/client';
+import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
 import { enqueueSend, requeueInTx } from './document-outcomes';
 
 export type BatchRow = typeof ksefBatches.$inferSelect;
@@ -64,6 +64,6 @@ export async function abandonBatch(db: Db, batchId: string, reason: string): Pro
 export async function markBatchClosed(db: Db, batchId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(ksefBatches).set({ status: 'closed', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
-    await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 }, { jobKey: `batch:${batchId}` });
+    await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 });
   });
 }

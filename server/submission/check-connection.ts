@@ -1,8 +1,10 @@
-import type { Db } from '../db/client';
-import type { Scope } from '../db/scope';
-import { KsefUnavailableError } from '../ksef/http';
+import { config } from '@/server/config';
+import type { Db } from '@/server/db/client';
+import type { Scope } from '@/server/db/scope';
+import { KsefUnavailableError } from '@/server/ksef/http';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
-import { loadKsefCredential, recordConnectionCheck } from './credentials';
+import { loadKsefCredential, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-credentials/credentials';
+import { log } from '@/server/observability/log';
 import { ksefClientFor } from './ksef-clients';
 
 export type ConnectionCheck = { connected: boolean; error: string | null };
@@ -27,4 +29,33 @@ export async function checkKsefConnection(db: Db, scope: Scope): Promise<Connect
     }
     throw err;
   }
+}
+
+/**
+ * The check run as part of saving credentials (CLI, dashboard), so that GET /v1/account says at once whether they
+ * work. It waits at most `timeoutMs` (KSEF_CHECK_ON_SAVE_TIMEOUT_MS); a slower KSeF leaves the answer to the
+ * ksef_check job the save enqueued, and the account says "not checked yet" until then.
+ */
+export async function checkKsefConnectionWithin(db: Db, scope: Scope, timeoutMs = config().KSEF_CHECK_ON_SAVE_TIMEOUT_MS): Promise<ConnectionCheck> {
+  const pending: ConnectionCheck = { connected: false, error: 'not checked yet' };
+  if (timeoutMs === 0) return pending;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<ConnectionCheck>((resolve) => {
+    timer = setTimeout(() => resolve(pending), timeoutMs);
+  });
+  const check = checkKsefConnection(db, scope).catch((err: unknown) => {
+    log.warn({ err }, 'ksef_check_on_save_failed');
+    return pending;
+  });
+  try {
+    return await Promise.race([check, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Saves a credential and checks it within the save's time-out (see checkKsefConnectionWithin). */
+export async function saveAndCheckKsefCredential(db: Db, scope: Scope, credential: StoredCredential): Promise<ConnectionCheck> {
+  await saveKsefCredential(db, scope, credential);
+  return checkKsefConnectionWithin(db, scope);
 }

@@ -1,22 +1,24 @@
-import type { Tx } from '../db/client';
-import type { Db } from '../db/client';
-import type { StoredError } from '../db/schema';
-import type { DocumentRow } from '../documents/document-row';
-import { documentError } from '../documents/document-errors';
-import { withLockedDocument } from '../documents/locked';
-import { transition } from '../documents/transition';
-import { wakeCorrections } from '../documents/wake-corrections';
-import { enqueue } from '../jobs/enqueue';
+import type { Tx } from '@/server/db/client';
+import type { Db } from '@/server/db/client';
+import type { StoredError } from '@/server/db/schema';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { documentError } from '@/server/documents/document-errors';
+import { withLockedDocument } from '@/server/documents/locked';
+import { transition } from '@/server/documents/transition';
+import { wakeCorrections } from '@/server/documents/wake-corrections';
+import { enqueue } from '@/server/jobs/enqueue';
 import { retryDelaySeconds } from './backoff';
-import { sendQueue } from './credentials';
 
 /** The document's send job, again, `delaySeconds` from now (one job per document: job key send:<id>). */
 export const enqueueSend = (tx: Tx, doc: Pick<DocumentRow, 'id' | 'accountId' | 'mode'>, delaySeconds = 0) =>
-  enqueue(tx, 'ksef_send', { documentId: doc.id }, {
-    jobKey: `send:${doc.id}`,
-    queueName: sendQueue({ accountId: doc.accountId, mode: doc.mode }),
-    runAt: delaySeconds > 0 ? new Date(Date.now() + delaySeconds * 1000) : undefined,
-  });
+  enqueue(
+    tx,
+    'ksef_send',
+    { documentId: doc.id, accountId: doc.accountId, mode: doc.mode },
+    {
+      runAt: delaySeconds > 0 ? new Date(Date.now() + delaySeconds * 1000) : undefined,
+    },
+  );
 
 export async function finishDocument(db: Db, doc: DocumentRow, to: 'skipped' | 'rejected' | 'error', error: StoredError): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
@@ -34,13 +36,27 @@ export async function waitForCredentials(db: Db, doc: DocumentRow, code: 'ksef_n
 }
 
 /** Back to queued with ksef_unavailable and a new send job after the backoff (or KSeF's Retry-After). */
-export async function requeueInTx(tx: Tx, locked: DocumentRow, message: string, retryAfterSeconds?: number, patch: { ksefSessionRef?: null } = {}): Promise<void> {
+export async function requeueInTx(
+  tx: Tx,
+  locked: DocumentRow,
+  message: string,
+  retryAfterSeconds?: number,
+  patch: { ksefSessionRef?: null } = {},
+): Promise<void> {
   const attempts = locked.attempts + 1;
   await transition(tx, locked, 'queued', { ...patch, lastError: documentError('ksef_unavailable', `KSeF did not answer (${message}); retrying.`), attempts });
   await enqueueSend(tx, locked, retryDelaySeconds(attempts, retryAfterSeconds));
+  // the first failure starts the account's "issue offline when KSeF is not answering" clock (issue 17)
+  if (locked.lastError?.code !== 'ksef_unavailable' && !locked.offlineKodIiUrl) await enqueue(tx, 'offline_issue', { documentId: locked.id });
 }
 
-export async function requeueDocument(db: Db, doc: DocumentRow, message: string, retryAfterSeconds?: number, patch: { ksefSessionRef?: null } = {}): Promise<void> {
+export async function requeueDocument(
+  db: Db,
+  doc: DocumentRow,
+  message: string,
+  retryAfterSeconds?: number,
+  patch: { ksefSessionRef?: null } = {},
+): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], (tx, locked) => requeueInTx(tx, locked, message, retryAfterSeconds, patch));
 }
 

@@ -1,8 +1,8 @@
-import { config } from '../config';
-import type { Db } from '../db/client';
-import type { KsefEnvironment } from '../db/schema';
-import { createKsefClient, type KsefClient } from '../ksef/client';
-import type { LoadedCredential } from './credentials';
+import { config } from '@/server/config';
+import type { Db } from '@/server/db/client';
+import type { KsefEnvironment } from '@/server/db/schema';
+import { createKsefClient, type KsefClient } from '@/server/ksef/client';
+import type { LoadedCredential } from '@/server/ksef-credentials/credentials';
 import { createThrottledFetch } from './throttle';
 
 const clients = new WeakMap<Db, Map<string, KsefClient>>();
@@ -25,7 +25,7 @@ export function ksefClientFor(db: Db, loaded: Pick<LoadedCredential, 'environmen
   let client = perDb.get(id);
   if (!client) {
     const fetch = createThrottledFetch(db, { environment: loaded.environment, context: loaded.credential.nip }, baseUrl);
-    client = createKsefClient({ baseUrl, timeoutMs: Number(process.env.KSEF_TIMEOUT_MS ?? 30_000), fetch });
+    client = createKsefClient({ baseUrl, timeoutMs: config().KSEF_TIMEOUT_MS, fetch });
     perDb.set(id, client);
   }
   return client;

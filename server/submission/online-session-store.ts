@@ -1,11 +1,11 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { ksefSessions } from '../db/schema';
-import { newId } from '../ids';
-import type { KsefClient } from '../ksef/client';
-import { openOnlineSession, type OnlineSession } from '../ksef/online-session';
-import { sealJson, unsealJson } from '../security/sealed-json';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { ksefSessions } from '@/server/db/schema';
+import { newId } from '@/server/ids';
+import type { KsefClient } from '@/server/ksef/client';
+import { openOnlineSession, type OnlineSession } from '@/server/ksef/online-session';
+import { sealJson, unsealJson } from '@/server/security/sealed-json';
 
 /** Sessions are left open until shortly before KSeF's 12 h expiry, then replaced. */
 const REOPEN_BEFORE_MS = 10 * 60_000;
@@ -18,7 +18,14 @@ export async function onlineSessionFor(db: Db, scope: Scope, client: KsefClient,
   const [row] = await db
     .select()
     .from(ksefSessions)
-    .where(and(inScope(ksefSessions, scope), eq(ksefSessions.kind, 'online'), eq(ksefSessions.status, 'open'), gt(ksefSessions.validUntil, new Date(Date.now() + REOPEN_BEFORE_MS))))
+    .where(
+      and(
+        inScope(ksefSessions, scope),
+        eq(ksefSessions.kind, 'online'),
+        eq(ksefSessions.status, 'open'),
+        gt(ksefSessions.validUntil, new Date(Date.now() + REOPEN_BEFORE_MS)),
+      ),
+    )
     .orderBy(desc(ksefSessions.openedAt))
     .limit(1);
   if (row) {

@@ -1,19 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startNbpEmulator } from '../../emulators/nbp/server';
-import { resetConfig } from '../config';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { timeline, useKsefEmulator, useWorker, waitForStatus } from '../../test/pipeline';
-import { randomNip } from '../../emulators/ksef/testing';
-import { updateSeller, getAccountMode } from '../accounts/account-settings';
-import { createCorrectionDocument } from '../documents/create-correction';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { isValidKsefNumber } from '../ksef/ksef-number';
-import { createTestCertificate } from '../ksef/test-certificate';
-import { parseOrderInput, parseRefundInput } from '../orders/order-schema';
-import { saveKsefCredential } from './credentials';
+import { startNbpEmulator } from '@/emulators/nbp/server';
+import { resetConfig } from '@/server/config';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount, VALID_SELLER } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { timeline, useKsefEmulator, useWorker, waitForStatus } from '@/test/pipeline';
+import { randomNip } from '@/emulators/ksef/testing';
+import { updateSeller, getAccountMode } from '@/server/accounts/account-settings';
+import { createCorrectionDocument } from '@/server/corrections/create-correction';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { isValidKsefNumber } from '@/server/ksef/ksef-number';
+import { createTestCertificate } from '@/emulators/ksef/self-signed-certificate';
+import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { enqueue } from '@/server/jobs/enqueue';
 
 const t = useTestDatabase();
 const ksef = useKsefEmulator();
@@ -112,7 +113,7 @@ describe('state table (spec 3)', () => {
     }
   });
 
-  test('KSeF rejects (450): rejected with ksef_rejected, ksef_code and KSeF\'s text; event', async () => {
+  test("KSeF rejects (450): rejected with ksef_rejected, ksef_code and KSeF's text; event", async () => {
     const seller = await connectedSeller();
     await ksef.control().setFaults([{ endpoint: 'sendInvoice', kind: 'reject', probability: 1, times: 1, rejectCode: 450, rejectDetail: 'Błąd weryfikacji' }]);
     try {
@@ -147,9 +148,11 @@ describe('state table (spec 3)', () => {
     const doc = await invoiceFor(seller.testScope);
     const first = await waitForStatus(t.db(), doc.id, ['accepted']);
     // the state a crash right after sending leaves when the session could not be asked: no reference, new session
-    await t.db().execute(sql`update documents set status = 'queued', ksef_number = null, ksef_invoice_ref = null, ksef_session_ref = null where id = ${doc.id}`);
+    await t
+      .db()
+      .execute(sql`update documents set status = 'queued', ksef_number = null, ksef_invoice_ref = null, ksef_session_ref = null where id = ${doc.id}`);
     await t.db().execute(sql`update ksef_sessions set status = 'closed' where account_id = ${seller.accountId}`);
-    await t.db().execute(sql`select graphile_worker.add_job('ksef_send', json_build_object('documentId', ${doc.id}::text), job_key := ${`send:${doc.id}`}::text)`);
+    await enqueue(t.db(), 'ksef_send', { documentId: doc.id, ...seller.testScope });
     await new Promise((r) => setTimeout(r, 200));
     const again = await waitForStatus(t.db(), doc.id, ['accepted', 'rejected']);
     expect(again.status).toBe('accepted');
@@ -158,7 +161,7 @@ describe('state table (spec 3)', () => {
 });
 
 describe('corrections', () => {
-  test('a correction waits for its original, then is accepted with the original\'s KSeF number in the XML', async () => {
+  test("a correction waits for its original, then is accepted with the original's KSeF number in the XML", async () => {
     const seller = await connectedSeller();
     const inv = await invoiceFor(seller.testScope);
     const { document: cor } = await createCorrectionDocument(t.db(), seller.testScope, inv.id, refundOf());

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { ksefBatches } from '../db/schema';
-import { enqueue } from '../jobs/enqueue';
-import type { KsefClient } from '../ksef/client';
-import { KsefUnavailableError } from '../ksef/http';
-import { getInvoiceUpo, getSessionStatus, listSessionInvoices, type InvoiceStatus } from '../ksef/online-session';
+import type { Db } from '@/server/db/client';
+import { ksefBatches } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
+import type { KsefClient } from '@/server/ksef/client';
+import { KsefUnavailableError } from '@/server/ksef/http';
+import { getInvoiceUpo, getSessionStatus, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError } from './access-token';
-import { pollDelayMs, retryDelaySeconds } from './backoff';
+import { pollDelayMs } from './backoff';
 import { batchDocuments } from './batch-state';
-import { loadKsefCredential } from './credentials';
+import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { requeueDocument } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
 import { accept, isOurOwnXml, reject } from './poll-status';
@@ -30,6 +30,8 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
   const [batch] = await db.select().from(ksefBatches).where(eq(ksefBatches.id, batchId));
   if (!batch || batch.status !== 'closed' || !batch.referenceNumber) return;
   const scope = { accountId: batch.accountId, mode: batch.mode };
+  // a closed batch's row is not written again until it is done: its updatedAt is the moment of the close
+  const age = Date.now() - batch.updatedAt.getTime();
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return again(db, batchId, poll, 30_000);
   const client = ksefClientFor(db, loaded);
@@ -37,11 +39,12 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     const token = await accessTokenFor(db, scope, client, loaded);
     const session = await getSessionStatus(client, token, batch.referenceNumber);
     const code = session.status.code;
-    if (PROCESSING.has(code)) return again(db, batchId, poll, pollDelayMs(poll));
+    if (PROCESSING.has(code)) return again(db, batchId, poll, pollDelayMs(age));
     const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
     if (!WITH_RESULTS.has(code)) {
       await finish(db, batchId, code);
-      for (const m of members) await requeueDocument(db, m.doc, `batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`, undefined, NOT_SENT);
+      for (const m of members)
+        await requeueDocument(db, m.doc, `batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`, undefined, NOT_SENT);
       return;
     }
     const invoices = await listSessionInvoices(client, token, batch.referenceNumber);
@@ -49,7 +52,8 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     let pending = 0;
     const accepted: { m: (typeof members)[number]; inv: InvoiceStatus }[] = [];
     for (const m of members) {
-      const inv = byHash.get(m.doc.xmlSha256 ?? '') ?? invoices.find((i) => (i as InvoiceStatus & { invoiceFileName?: string | null }).invoiceFileName === m.fileName);
+      const inv =
+        byHash.get(m.doc.xmlSha256 ?? '') ?? invoices.find((i) => (i as InvoiceStatus & { invoiceFileName?: string | null }).invoiceFileName === m.fileName);
       if (!inv) {
         await requeueDocument(db, m.doc, `not in the invoice list of batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
         continue;
@@ -67,10 +71,10 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
       const upo = await downloadUpo(client, token, batch.referenceNumber!, inv);
       await accept(db, m.doc, inv.ksefNumber!, upo, { ksefInvoiceRef: inv.referenceNumber });
     });
-    if (pending > 0) return again(db, batchId, poll, pollDelayMs(poll));
+    if (pending > 0) return again(db, batchId, poll, pollDelayMs(age));
     await finish(db, batchId, code);
   } catch (err) {
-    if (err instanceof KsefUnavailableError) return again(db, batchId, poll, retryDelaySeconds(poll + 1, err.retryAfterSeconds) * 1000);
+    if (err instanceof KsefUnavailableError) return again(db, batchId, poll, pollDelayMs(age, err.retryAfterSeconds));
     if (err instanceof CredentialRefusedError) return again(db, batchId, poll, 60_000);
     throw err;
   }
@@ -93,7 +97,7 @@ async function forEachLimited<T>(items: T[], concurrency: number, fn: (item: T) 
 }
 
 async function again(db: Db, batchId: string, poll: number, delayMs: number): Promise<void> {
-  await db.transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId, poll: poll + 1 }, { jobKey: `batch:${batchId}`, runAt: new Date(Date.now() + delayMs) }));
+  await db.transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) }));
 }
 
 async function finish(db: Db, batchId: string, code: number): Promise<void> {

@@ -1,18 +1,19 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { documents } from '../db/schema';
-import type { DocumentRow } from '../documents/document-row';
-import { documentError } from '../documents/document-errors';
-import { withLockedDocument } from '../documents/locked';
-import { transition } from '../documents/transition';
-import { wakeCorrections } from '../documents/wake-corrections';
-import { enqueue } from '../jobs/enqueue';
-import type { KsefClient } from '../ksef/client';
-import { KsefApiError, KsefUnavailableError } from '../ksef/http';
-import { getInvoiceStatus, getInvoiceUpo, type InvoiceStatus } from '../ksef/online-session';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { documents } from '@/server/db/schema';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { documentError } from '@/server/documents/document-errors';
+import { withLockedDocument } from '@/server/documents/locked';
+import { offlineAcceptancePatch } from '@/server/documents/offline';
+import { transition } from '@/server/documents/transition';
+import { wakeCorrections } from '@/server/documents/wake-corrections';
+import { enqueue } from '@/server/jobs/enqueue';
+import type { KsefClient } from '@/server/ksef/client';
+import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
+import { getInvoiceStatus, getInvoiceUpo, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError } from './access-token';
-import { pollDelayMs, retryDelaySeconds } from './backoff';
-import { loadKsefCredential } from './credentials';
+import { pollDelayMs } from './backoff';
+import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { ksefClientFor } from './ksef-clients';
 
 const PROCESSING = new Set([100, 150]);
@@ -27,13 +28,14 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
   const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
   if (!doc || doc.status !== 'sending' || !doc.ksefInvoiceRef || !doc.ksefSessionRef) return;
   const scope = { accountId: doc.accountId, mode: doc.mode };
+  const age = await waitingMs(db, doc.id);
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return again(db, doc, poll, 30_000);
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
     const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
-    if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(poll));
+    if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(age));
     if (status.status.code === 200 && status.ksefNumber) {
       const upo = await getInvoiceUpo(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
       return accept(db, doc, status.ksefNumber, upo);
@@ -45,7 +47,7 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
     }
     return reject(db, doc, 'ksef_rejected', status);
   } catch (err) {
-    if (err instanceof KsefUnavailableError) return again(db, doc, poll, retryDelaySeconds(poll + 1, err.retryAfterSeconds) * 1000);
+    if (err instanceof KsefUnavailableError) return again(db, doc, poll, pollDelayMs(age, err.retryAfterSeconds));
     if (err instanceof CredentialRefusedError) return again(db, doc, poll, 60_000);
     throw err;
   }
@@ -61,24 +63,38 @@ export async function isOurOwnXml(client: KsefClient, token: string, ksefNumber:
   }
 }
 
+/** How long the document has been in `sending` (since its last move there). */
+async function waitingMs(db: Db, documentId: string): Promise<number> {
+  const [row] = await db.execute<{ ms: number | null }>(sql`
+    select (extract(epoch from now() - max(at)) * 1000)::float8 as ms from document_transitions where document_id = ${documentId} and to_status = 'sending'`);
+  return row?.ms ?? 0;
+}
+
 async function again(db: Db, doc: DocumentRow, poll: number, delayMs: number): Promise<void> {
-  await db.transaction((tx) =>
-    enqueue(tx, 'ksef_status', { documentId: doc.id, poll: poll + 1 }, { jobKey: `status:${doc.id}`, runAt: new Date(Date.now() + delayMs) }),
-  );
+  await db.transaction((tx) => enqueue(tx, 'ksef_status', { documentId: doc.id, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) }));
 }
 
 export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
-    const accepted = await transition(tx, locked, 'accepted', { ...patch, ksefNumber, upoXml, lastError: null });
-    await enqueue(tx, 'pdf_render', { documentId: accepted.id }, { jobKey: `pdf:${accepted.id}` });
+    const accepted = await transition(tx, locked, 'accepted', { ...patch, ...offlineAcceptancePatch(locked, new Date()), ksefNumber, upoXml, lastError: null });
+    await enqueue(tx, 'pdf_render', { documentId: accepted.id });
     if (accepted.kind === 'invoice') await wakeCorrections(tx, accepted);
   });
 }
 
-export async function reject(db: Db, doc: DocumentRow, code: 'ksef_rejected' | 'ksef_duplicate_number', status: InvoiceStatus, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {
+export async function reject(
+  db: Db,
+  doc: DocumentRow,
+  code: 'ksef_rejected' | 'ksef_duplicate_number',
+  status: InvoiceStatus,
+  patch: { ksefInvoiceRef?: string } = {},
+): Promise<void> {
   const details = status.status.details?.length ? `: ${status.status.details.join('; ')}` : '';
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
-    const rejected = await transition(tx, locked, 'rejected', { ...patch, lastError: documentError(code, `${status.status.description}${details}`, status.status.code) });
+    const rejected = await transition(tx, locked, 'rejected', {
+      ...patch,
+      lastError: documentError(code, `${status.status.description}${details}`, status.status.code),
+    });
     if (rejected.kind === 'invoice') await wakeCorrections(tx, rejected);
   });
 }

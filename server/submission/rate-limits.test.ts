@@ -39,14 +39,17 @@ test('"other" endpoints count each on its own, whatever the reference in the pat
 const prod = { perSecond: 10, perMinute: 30, perHour: 180 };
 const used = (minute: number, hour: number) => ({ second: 0, minute, hour });
 
+const batchProd = { perSecond: 10, perMinute: 20, perHour: 60 };
+
 test.each([
-  { depth: 1, minute: 0, hour: 0, mode: 'interactive' },
-  { depth: 10, minute: 0, hour: 0, mode: 'interactive' },
-  { depth: 11, minute: 0, hour: 0, mode: 'batch' }, // the queue is deeper than the threshold
-  { depth: 1, minute: 28, hour: 28, mode: 'batch' }, // the minute window is nearly used
-  { depth: 1, minute: 27, hour: 27, mode: 'interactive' },
-  { depth: 1, minute: 0, hour: 178, mode: 'batch' }, // the hour window is nearly used
-  { depth: 5, minute: 24, hour: 24, mode: 'batch' }, // five cannot go in the six left with a reserve of two
-] as const)('queue $depth, invoiceSend used $minute/min $hour/h → $mode', ({ depth, minute, hour, mode }) => {
-  expect(chooseSendMode(depth, { limits: prod, used: used(minute, hour) }, 10)).toBe(mode);
+  { depth: 1, minute: 0, hour: 0, batchHour: 0, mode: 'interactive' },
+  { depth: 10, minute: 0, hour: 0, batchHour: 0, mode: 'interactive' },
+  { depth: 11, minute: 0, hour: 0, batchHour: 0, mode: 'batch' }, // the queue is deeper than the threshold
+  { depth: 11, minute: 0, hour: 0, batchHour: 59, mode: 'interactive' }, // … but the batch budget cannot open and close a session
+  { depth: 1, minute: 30, hour: 30, batchHour: 0, mode: 'interactive' }, // the minute window frees within a minute: no one-document batch
+  { depth: 5, minute: 24, hour: 24, batchHour: 0, mode: 'interactive' },
+  { depth: 1, minute: 0, hour: 178, batchHour: 0, mode: 'batch' }, // the interactive hour is nearly used
+  { depth: 1, minute: 0, hour: 180, batchHour: 60, mode: 'interactive' }, // both spent: waits for the interactive window
+] as const)('queue $depth, invoiceSend used $minute/min $hour/h, batchSession $batchHour/h → $mode', ({ depth, minute, hour, batchHour, mode }) => {
+  expect(chooseSendMode(depth, { limits: prod, used: used(minute, hour) }, { limits: batchProd, used: used(0, batchHour) }, 10)).toBe(mode);
 });

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { ksefRateLimits, type KsefEnvironment } from '../db/schema';
+import type { DbOrTx } from '@/server/db/client';
+import { ksefRateLimits, type KsefEnvironment } from '@/server/db/schema';
 
 export type LimitValues = { perSecond: number; perMinute: number; perHour: number };
 
@@ -51,7 +51,8 @@ const RULES: [string, RegExp, KsefGroup][] = [
  */
 export function ksefEndpointGroup(method: string, path: string): EndpointGroup {
   const m = method.toUpperCase();
-  if (/^\/(auth(\/|$)|security\/public-key-certificates$|testdata\/(subject|person|permissions|attachment))/.test(path)) return { group: 'public', counter: 'public' };
+  if (/^\/(auth(\/|$)|security\/public-key-certificates$|testdata\/(subject|person|permissions|attachment))/.test(path))
+    return { group: 'public', counter: 'public' };
   for (const [ruleMethod, pattern, group] of RULES) if (ruleMethod === m && pattern.test(path)) return { group, counter: group };
   const template = path.replace(/\/\d{8}-[A-Z]{2}-[0-9A-F-]+/g, '/{ref}');
   return { group: 'other', counter: `other:${m} ${template}` };
@@ -69,7 +70,10 @@ export async function ksefLimitsFor(db: DbOrTx, environment: KsefEnvironment, no
   const hit = perDb.get(environment);
   if (hit && now - hit.at < CACHE_MS) return hit.limits;
   const limits = Object.fromEntries(
-    KSEF_GROUPS.map((g) => [g, { perSecond: finite(PRODUCTION_LIMITS[g].perSecond), perMinute: finite(PRODUCTION_LIMITS[g].perMinute), perHour: finite(PRODUCTION_LIMITS[g].perHour) }]),
+    KSEF_GROUPS.map((g) => [
+      g,
+      { perSecond: finite(PRODUCTION_LIMITS[g].perSecond), perMinute: finite(PRODUCTION_LIMITS[g].perMinute), perHour: finite(PRODUCTION_LIMITS[g].perHour) },
+    ]),
   ) as Record<KsefGroup, LimitValues>;
   const rows = await db.select().from(ksefRateLimits).where(eq(ksefRateLimits.environment, environment));
   for (const r of rows) if (r.group in limits) limits[r.group as KsefGroup] = { perSecond: r.perSecond, perMinute: r.perMinute, perHour: r.perHour };

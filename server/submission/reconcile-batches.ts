@@ -1,11 +1,11 @@
 import { and, asc, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { ksefBatches } from '../db/schema';
-import type { KsefClient } from '../ksef/client';
-import { KsefApiError } from '../ksef/http';
-import { getSessionStatus } from '../ksef/online-session';
-import { closeBatchSession } from '../ksef/batch-session';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { ksefBatches } from '@/server/db/schema';
+import type { KsefClient } from '@/server/ksef/client';
+import { KsefApiError } from '@/server/ksef/http';
+import { getSessionStatus } from '@/server/ksef/online-session';
+import { closeBatchSession } from '@/server/ksef/batch-session';
 import { abandonBatch, markBatchClosed, type BatchRow } from './batch-state';
 
 const OPEN = 100;

@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { randomNip } from '../../emulators/ksef/testing';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { useKsefEmulator, useWorker, waitForStatus } from '../../test/pipeline';
-import { config } from '../config';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { parseOrderInput } from '../orders/order-schema';
+import { randomNip } from '@/emulators/ksef/testing';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount, VALID_SELLER } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { useKsefEmulator, useWorker, waitForStatus } from '@/test/pipeline';
+import { config } from '@/server/config';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { parseOrderInput } from '@/server/orders/order-schema';
 
 /**
  * The builder never emits XML the official schema refuses, so this file makes the schema refuse it: a scratch
@@ -20,7 +20,10 @@ const official = config().KSEF_SCHEMAS_DIR;
 const scratch = mkdtempSync(path.join(tmpdir(), 'kr-xsd-'));
 for (const entry of ['bazowe', 'auth', 'upo', 'catalog.xml']) symlinkSync(path.join(official, entry), path.join(scratch, entry));
 const fa3 = 'schemat_FA(3)_v1-0E.xsd';
-const stricter = readFileSync(path.join(official, fa3), 'utf8').replace('<xsd:element name="P_2" type="tns:TZnakowy">', '<xsd:element name="P_2" type="tns:TKodWaluty">');
+const stricter = readFileSync(path.join(official, fa3), 'utf8').replace(
+  '<xsd:element name="P_2" type="tns:TZnakowy">',
+  '<xsd:element name="P_2" type="tns:TKodWaluty">',
+);
 expect(stricter).toContain('name="P_2" type="tns:TKodWaluty"');
 writeFileSync(path.join(scratch, fa3), stricter);
 process.env.KSEF_SCHEMAS_DIR = scratch;
@@ -29,7 +32,7 @@ const t = useTestDatabase();
 const ksef = useKsefEmulator();
 useWorker(t.url);
 
-test('FA(3) failing the schema: error with invoice_schema_invalid and the validator\'s message; nothing sent', async () => {
+test("FA(3) failing the schema: error with invoice_schema_invalid and the validator's message; nothing sent", async () => {
   const nip = randomNip();
   const acct = await createTestAccount(t.db(), { seller: { ...VALID_SELLER, nip } });
   await ksef.connect(t.db(), acct.testScope, nip);

@@ -1,22 +1,24 @@
+import { jobKey } from '@/server/jobs/registry';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { documents, ksefBatchDocuments, ksefBatches } from '../db/schema';
-import { buildDocumentXml } from '../documents/build-document-xml';
-import type { DocumentRow } from '../documents/document-row';
-import { documentError } from '../documents/document-errors';
-import type { sellerOf } from '../documents/seller';
-import { patchDocument, transition } from '../documents/transition';
-import { AppError } from '../errors';
-import { newId } from '../ids';
-import { buildBatchPackage } from '../ksef/batch-session';
-import type { KsefClient } from '../ksef/client';
-import { sha256Base64 } from '../ksef/crypto';
-import { KsefApiError, KsefUnavailableError } from '../ksef/http';
-import { validateXml } from '../ksef/xsd';
-import { closeBatchSession, openBatchSession, uploadBatchParts } from '../ksef/batch-session';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
+import { buildDocumentXml } from '@/server/documents/build-document-xml';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { documentError } from '@/server/documents/document-errors';
+import type { sellerOf } from '@/server/documents/seller';
+import { patchDocument, transition } from '@/server/documents/transition';
+import { AppError } from '@/server/errors';
+import { newId } from '@/server/ids';
+import { buildBatchPackage } from '@/server/ksef/batch-session';
+import type { KsefClient } from '@/server/ksef/client';
+import { sha256Base64 } from '@/server/ksef/crypto';
+import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
+import { validateXml } from '@/server/ksef/xsd';
+import { closeBatchSession, openBatchSession, uploadBatchParts } from '@/server/ksef/batch-session';
 import { abandonBatch, markBatchClosed } from './batch-state';
 import { finishDocument } from './document-outcomes';
+import { settleIssueDate } from './settle-issue-date';
 
 /** KSeF's per-session maximum (README §11: 10 000 invoices, both session types). */
 export const KSEF_MAX_BATCH = 10_000;
@@ -41,6 +43,7 @@ async function pickDocuments(db: Db, scope: Scope, max: number): Promise<Documen
         inScope(documents, scope),
         eq(documents.status, 'queued'),
         isNull(documents.ksefSessionRef),
+        eq(documents.offlineMode, false), // offlineMode is per batch session: offline documents go interactively
         or(eq(documents.kind, 'invoice'), sql`exists (select 1 from documents o where o.id = ${documents.invoiceId} and o.status = 'accepted')`),
       ),
     )
@@ -48,14 +51,20 @@ async function pickDocuments(db: Db, scope: Scope, max: number): Promise<Documen
     .limit(max);
 }
 
-/** FA(3) of each document, built and schema-checked once and saved with its hash; failures end that document. */
-async function ensureXml(db: Db, docs: DocumentRow[], seller: Seller): Promise<DocumentRow[]> {
+/**
+ * FA(3) of each document, built and schema-checked once and saved with its hash; failures end that document. A
+ * document whose P_1 is before `now`'s day gets P_1 moved to today, or, when it must go offline, stays out of the
+ * batch (offlineMode applies to a whole batch session): its own send job sends it interactively.
+ */
+async function ensureXml(db: Db, docs: DocumentRow[], seller: Seller, now: Date): Promise<DocumentRow[]> {
   const ready: DocumentRow[] = [];
   const built: { id: string; xml: string; hash: string }[] = [];
   const originals = new Map<string, DocumentRow>();
   const originalIds = [...new Set(docs.filter((d) => d.kind === 'correction' && !d.fa3Xml).map((d) => d.invoiceId!))];
   if (originalIds.length) for (const o of await db.select().from(documents).where(inArray(documents.id, originalIds))) originals.set(o.id, o);
-  for (const doc of docs) {
+  for (const picked of docs) {
+    const doc = await settleIssueDate(db, picked, now);
+    if (doc.offlineMode) continue;
     if (doc.fa3Xml && doc.xmlSha256) {
       ready.push(doc);
       continue;
@@ -79,7 +88,10 @@ async function ensureXml(db: Db, docs: DocumentRow[], seller: Seller): Promise<D
     built.push({ id: doc.id, xml, hash });
     ready.push({ ...doc, fa3Xml: xml, xmlSha256: hash });
   }
-  if (built.length) await db.transaction(async (tx) => { for (const b of built) await patchDocument(tx, b.id, { fa3Xml: b.xml, xmlSha256: b.hash }); });
+  if (built.length)
+    await db.transaction(async (tx) => {
+      for (const b of built) await patchDocument(tx, b.id, { fa3Xml: b.xml, xmlSha256: b.hash });
+    });
   return ready;
 }
 
@@ -93,8 +105,17 @@ const fileNameOf = (doc: Pick<DocumentRow, 'id'>) => `${doc.id}.xml`;
  * and the close with the status job, so that after a crash reconcileBatches knows what KSeF may hold.
  * `triggerId` is the document whose send job runs this.
  */
-export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient, token: string, seller: Seller, max: number, triggerId: string): Promise<BatchOutcome> {
-  const picked = await ensureXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller);
+export async function sendQueuedInBatch(
+  db: Db,
+  scope: Scope,
+  client: KsefClient,
+  token: string,
+  seller: Seller,
+  max: number,
+  triggerId: string,
+  now: Date = new Date(),
+): Promise<BatchOutcome> {
+  const picked = await ensureXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller, now);
   if (picked.length === 0) return { kind: 'nothing' };
   const batchId = newId('kss');
   await db.transaction(async (tx) => {
@@ -122,7 +143,8 @@ export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient
     // Their own send jobs would only find them held by the batch, one at a time in the seller's serial queue. The
     // running job is kept: it is what runs again (and reconciles) if this process dies before the close.
     const others = ids.filter((id) => id !== triggerId);
-    if (others.length) await tx.execute(sql`select graphile_worker.remove_job('send:' || id) from unnest(${`{${others.join(',')}}`}::text[]) as id`);
+    const keys = others.map((documentId) => jobKey('ksef_send', { documentId, ...scope }));
+    if (keys.length) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${`{${keys.join(',')}}`}::text[]) as k`);
   });
 
   let stage: 'upload' | 'close' = 'upload';
@@ -146,7 +168,8 @@ export async function sendQueuedInBatch(db: Db, scope: Scope, client: KsefClient
 }
 
 function notOpened(err: unknown): BatchOutcome {
-  if (err instanceof KsefUnavailableError) return { kind: 'not_opened', retryAfterSeconds: err.retryAfterSeconds, throttled: err.status === 429, message: err.message };
+  if (err instanceof KsefUnavailableError)
+    return { kind: 'not_opened', retryAfterSeconds: err.retryAfterSeconds, throttled: err.status === 429, message: err.message };
   if (err instanceof KsefApiError) return { kind: 'not_opened', throttled: false, message: err.message };
   throw err;
 }

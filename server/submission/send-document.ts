@@ -1,29 +1,33 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { documents } from '../db/schema';
-import { buildDocumentXml } from '../documents/build-document-xml';
-import type { DocumentRow } from '../documents/document-row';
-import { documentError } from '../documents/document-errors';
-import { withLockedDocument } from '../documents/locked';
-import { sellerOf } from '../documents/seller';
-import { patchDocument, transition } from '../documents/transition';
-import { AppError } from '../errors';
-import { enqueue } from '../jobs/enqueue';
-import { sha256Base64 } from '../ksef/crypto';
-import { KsefApiError, KsefUnavailableError } from '../ksef/http';
-import { listSessionInvoices, sendInvoice } from '../ksef/online-session';
-import { validateXml } from '../ksef/xsd';
+import { config } from '@/server/config';
+import type { Db } from '@/server/db/client';
+import { documents } from '@/server/db/schema';
+import type { DocumentRow } from '@/server/documents/document-row';
+import { documentError } from '@/server/documents/document-errors';
+import { withLockedDocument } from '@/server/documents/locked';
+import { sellerOf } from '@/server/documents/seller';
+import { patchDocument, transition } from '@/server/documents/transition';
+import { enqueue } from '@/server/jobs/enqueue';
+import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
+import { listSessionInvoices, sendInvoice } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
-import { loadKsefCredential } from './credentials';
+import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
+import { getOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
+import { ensureDocumentXml } from './document-xml';
+import { issueOffline } from './issue-offline';
 import { enqueueSend, finishDocument, postponeDocument, requeueDocument, waitForCredentials } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
 import { onlineSessionFor, retireSession } from './online-session-store';
 import { reconcileBatches, unfinishedBatches } from './reconcile-batches';
 import { sendQueuedInBatch } from './send-batch';
-import { BATCH_MAX } from './send-mode';
-import { getSendingStatus, logSendingStatus } from './sending-status';
+import { settleIssueDate } from './settle-issue-date';
+import { ksefLimitsFor } from './rate-limits';
+import { BATCH_SESSION_REQUESTS, batchMax } from './send-mode';
+import { limiterOf, peekWaitMs } from './throttle';
+import { getSendingStatus, logSendingStatus, type SendingStatus } from './sending-status';
+import { log } from '@/server/observability/log';
 
 /** KSeF codes meaning "this session can no longer take invoices" (README §14): open a new one and retry. */
 const SESSION_GONE = new Set([21173, 21180]);
@@ -34,8 +38,10 @@ const SESSION_GONE = new Set([21173, 21180]);
  * wait or the interactive window is nearly used, else this document interactively, its FA(3) built and checked
  * once, hash and session saved before sending (invariant 4). Every KSeF call goes through the seller's
  * throttle; a throttle wait or 429 keeps the document queued until Retry-After, KSeF down retries with backoff.
+ * Before building or sending, P_1 is checked against `now`'s Warsaw day (planIssueDate): moved to today, or sent
+ * with offlineMode true and its deadline recorded.
  */
-export async function sendDocument(db: Db, documentId: string): Promise<void> {
+export async function sendDocument(db: Db, documentId: string, now: Date = new Date()): Promise<void> {
   const doc = await load(db, documentId);
   if (!doc || (doc.status !== 'queued' && doc.status !== 'sending') || doc.ksefInvoiceRef) return;
   const scope = { accountId: doc.accountId, mode: doc.mode };
@@ -43,13 +49,16 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
   let original: DocumentRow | null = null;
   if (doc.kind === 'correction') {
     original = (await load(db, doc.invoiceId!)) ?? null;
-    if (!original || original.status === 'skipped' || original.status === 'error') return finishDocument(db, doc, 'skipped', documentError('original_not_invoiced'));
+    if (!original || original.status === 'skipped' || original.status === 'error')
+      return finishDocument(db, doc, 'skipped', documentError('original_not_invoiced'));
     if (original.status === 'rejected') return finishDocument(db, doc, 'skipped', documentError('original_rejected'));
     if (original.status !== 'accepted') return; // woken again when the original is final (wakeCorrections)
   }
 
   const seller = await sellerOf(db, scope);
   if (!seller) return finishDocument(db, doc, 'skipped', documentError('seller_not_configured'));
+  // offline-first: the buyer gets the offline invoice before KSeF is even asked
+  if (!doc.offlineKodIiUrl && (await getOfflinePolicy(db, scope)).policy === 'always') await issueOffline(db, doc.id, new Date());
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return waitForCredentials(db, doc, 'ksef_not_connected');
 
@@ -66,30 +75,36 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
 
     const status = await getSendingStatus(db, scope);
     logSendingStatus(scope, status, { documentId });
-    if (status.mode === 'batch' && current.status === 'queued' && !current.ksefSessionRef) {
-      const outcome = await sendQueuedInBatch(db, scope, client, token, seller, BATCH_MAX, current.id);
-      console.log(JSON.stringify({ msg: 'ksef_batch', accountId: scope.accountId, mode: scope.mode, outcome: outcome.kind, ...('documentIds' in outcome && { documents: outcome.documentIds.length }), ...('message' in outcome && { error: outcome.message }) }));
+    // a spent budget is waited for here, before anything is recorded: no batch row for a session that cannot open,
+    // no move to sending and back, and the job runs again when the window frees rather than spinning
+    const waitMs = await budgetWaitMs(db, status);
+    if (waitMs > config().KSEF_THROTTLE_INLINE_WAIT_MS) return postponeDocument(db, current, Math.ceil(waitMs / 1000));
+    if (status.mode === 'batch' && current.status === 'queued' && !current.ksefSessionRef && !current.offlineMode) {
+      // offlineMode is per batch session; an offline document goes interactively, as a technical correction must
+      const outcome = await sendQueuedInBatch(db, scope, client, token, seller, batchMax(), current.id, now);
+      log.info(
+        {
+          outcome: outcome.kind,
+          ...('documentIds' in outcome && { documents: outcome.documentIds.length }),
+          ...('message' in outcome && { error: outcome.message }),
+        },
+        'ksef_batch',
+      );
       if (outcome.kind === 'not_opened') {
         if (outcome.throttled) return postponeDocument(db, current, outcome.retryAfterSeconds ?? 1);
         return requeueDocument(db, current, outcome.message, outcome.retryAfterSeconds);
       }
       if (outcome.kind === 'unsure') return db.transaction((tx) => enqueueSend(tx, current, retryDelaySeconds(1, outcome.retryAfterSeconds)));
-      if (outcome.kind !== 'nothing') return;
+      // a document the batch left out (it goes offline, see ensureXml) continues here, interactively
+      if (outcome.kind !== 'nothing' && !(outcome.kind === 'closed' && !outcome.documentIds.includes(current.id))) return;
       current = (await load(db, documentId))!;
       if (current.status !== 'queued' && current.status !== 'sending') return;
     }
 
+    current = await settleIssueDate(db, current, now);
     if (!current.fa3Xml) {
-      let xml: string;
-      try {
-        xml = await buildDocumentXml(db, current, seller, original);
-      } catch (err) {
-        if (err instanceof AppError) return finishDocument(db, current, 'error', documentError('invoice_build_failed', err.message));
-        throw err;
-      }
-      const check = validateXml(xml, 'fa3');
-      if (!check.ok) return finishDocument(db, current, 'error', documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`));
-      await db.transaction((tx) => patchDocument(tx, current.id, { fa3Xml: xml, xmlSha256: sha256Base64(Buffer.from(xml, 'utf8')) }));
+      const built = await ensureDocumentXml(db, current, seller, original);
+      if (built.error) return finishDocument(db, current, 'error', built.error);
       current = (await load(db, documentId))!;
     }
 
@@ -100,7 +115,10 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
     });
     let sent: { invoiceReferenceNumber: string };
     try {
-      sent = await sendInvoice(client, token, session, current.fa3Xml!);
+      sent = await sendInvoice(client, token, session, current.fa3Xml!, {
+        offlineMode: current.offlineMode,
+        hashOfCorrectedInvoice: current.correctedInvoiceHash,
+      });
     } catch (err) {
       if (err instanceof KsefApiError && SESSION_GONE.has(err.code)) {
         await retireSession(db, session.referenceNumber);
@@ -114,13 +132,19 @@ export async function sendDocument(db: Db, documentId: string): Promise<void> {
     }
     await db.transaction(async (tx) => {
       await patchDocument(tx, current.id, { ksefInvoiceRef: sent.invoiceReferenceNumber });
-      await enqueue(tx, 'ksef_status', { documentId: current.id, poll: 0 }, { jobKey: `status:${current.id}` });
+      await enqueue(tx, 'ksef_status', { documentId: current.id, poll: 0 });
     });
   } catch (err) {
     if (err instanceof CredentialRefusedError) return waitForCredentials(db, current, 'ksef_auth_failed', err.message);
     if (err instanceof KsefUnavailableError && err.status === 429) return postponeDocument(db, current, err.retryAfterSeconds ?? 1);
     if (err instanceof KsefUnavailableError) return requeueDocument(db, current, err.message, err.retryAfterSeconds);
-    if (err instanceof KsefApiError) return finishDocument(db, current, 'rejected', documentError('ksef_rejected', `${err.description}${err.details.length ? `: ${err.details.join('; ')}` : ''}`, err.code));
+    if (err instanceof KsefApiError)
+      return finishDocument(
+        db,
+        current,
+        'rejected',
+        documentError('ksef_rejected', `${err.description}${err.details.length ? `: ${err.details.join('; ')}` : ''}`, err.code),
+      );
     throw err;
   }
 }
@@ -143,9 +167,17 @@ async function adoptEarlierSubmission(db: Db, doc: DocumentRow, client: Paramete
     if (locked.ksefInvoiceRef) return;
     const moved = locked.status === 'sending' ? locked : await transition(tx, locked, 'sending', { lastError: null });
     await patchDocument(tx, moved.id, { ksefInvoiceRef: found.referenceNumber });
-    await enqueue(tx, 'ksef_status', { documentId: moved.id, poll: 0 }, { jobKey: `status:${moved.id}` });
+    await enqueue(tx, 'ksef_status', { documentId: moved.id, poll: 0 });
   });
   return true;
+}
+
+/** Time until the chosen path's budget has room: two batchSession requests for a batch, one invoiceSend otherwise. */
+async function budgetWaitMs(db: Db, status: SendingStatus): Promise<number> {
+  const key = { environment: status.environment, context: status.context ?? '-' };
+  const limits = await ksefLimitsFor(db, status.environment);
+  if (status.mode === 'batch') return peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS);
+  return peekWaitMs(db, limiterOf(key, 'invoiceSend', 'invoiceSend'), limits.invoiceSend, 1);
 }
 
 async function load(db: Db, id: string): Promise<DocumentRow | undefined> {

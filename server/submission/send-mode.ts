@@ -1,22 +1,31 @@
+import { config } from '@/server/config';
 import type { LimitValues } from './rate-limits';
 import { KSEF_MAX_BATCH } from './send-batch';
 import type { WindowUsage } from './throttle';
 
 export type SendMode = 'interactive' | 'batch';
 
-/** Queue depth above which a seller's documents go in a batch session (KSEF_BATCH_THRESHOLD). */
-export const BATCH_THRESHOLD = Number(process.env.KSEF_BATCH_THRESHOLD ?? 10);
 /** Documents per batch session, at most KSeF's per-session maximum (KSEF_BATCH_MAX). */
-export const BATCH_MAX = Math.min(KSEF_MAX_BATCH, Number(process.env.KSEF_BATCH_MAX ?? KSEF_MAX_BATCH));
-/** Interactive sends kept in hand in the minute and hour windows for documents that cannot wait. */
+export const batchMax = (): number => Math.min(KSEF_MAX_BATCH, config().KSEF_BATCH_MAX);
+/** Interactive sends kept in hand in the hour window for documents that cannot wait. */
 const INTERACTIVE_RESERVE = 2;
+/** A batch session costs two batchSession requests: its open and its close. */
+export const BATCH_SESSION_REQUESTS = 2;
+
+type Window = { limits: LimitValues; used: WindowUsage };
+const left = (w: Window) => Math.min(w.limits.perMinute - w.used.minute, w.limits.perHour - w.used.hour);
 
 /**
- * Interactive while the queue is short and the interactive window can take all of it with some to spare
- * (latency matters: a KSeF number within seconds); otherwise one batch session gathers the waiting documents.
+ * Interactive while the queue is short (latency matters: a KSeF number within seconds), a batch session when it
+ * is deep, each according to what its budget has left. A short queue waits for the interactive minute window
+ * (it frees within a minute) rather than spend a batch session on a few documents: the hourly batchSession budget
+ * (60 in production) is what a burst needs. It goes to a batch only when the interactive hour is nearly used up.
+ * When the batch budget cannot open and close a session, the interactive path takes the documents it can.
  */
-export function chooseSendMode(queueDepth: number, invoiceSend: { limits: LimitValues; used: WindowUsage }, threshold = BATCH_THRESHOLD): SendMode {
-  if (queueDepth > threshold) return 'batch';
-  const left = Math.min(invoiceSend.limits.perMinute - invoiceSend.used.minute, invoiceSend.limits.perHour - invoiceSend.used.hour);
-  return left < queueDepth + INTERACTIVE_RESERVE ? 'batch' : 'interactive';
+export function chooseSendMode(queueDepth: number, invoiceSend: Window, batchSession?: Window, threshold = config().KSEF_BATCH_THRESHOLD): SendMode {
+  const batchPossible = !batchSession || left(batchSession) >= BATCH_SESSION_REQUESTS;
+  if (queueDepth > threshold) return batchPossible ? 'batch' : 'interactive';
+  const hourLeft = invoiceSend.limits.perHour - invoiceSend.used.hour;
+  if (hourLeft >= queueDepth + INTERACTIVE_RESERVE) return 'interactive';
+  return batchPossible ? 'batch' : 'interactive';
 }

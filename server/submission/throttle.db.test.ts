@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
 import { ksefLimitsFor, setKsefLimits } from './rate-limits';
 import { getSendingStatus } from './sending-status';
 import { admitKsefRequest, createThrottledFetch, limiterOf, THROTTLE_HEADER } from './throttle';

@@ -1,7 +1,10 @@
+import { config } from '@/server/config';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import type { KsefEnvironment } from '../db/schema';
+import type { Db } from '@/server/db/client';
+import type { KsefEnvironment } from '@/server/db/schema';
 import { ksefEndpointGroup, ksefLimitsFor, type KsefGroup, type LimitValues } from './rate-limits';
+import { log, pathOnly } from '@/server/observability/log';
+import { metrics, secondsSince } from '@/server/observability/metrics';
 
 /**
  * KSeF counts a request when it arrives and we count it just before sending; a later request may travel faster
@@ -50,6 +53,26 @@ export async function admitKsefRequest(db: Db, limiter: string, values: LimitVal
   });
 }
 
+/**
+ * How long until the limiter can take `slots` requests in a row, without taking any: what a document waits for
+ * before work that needs them is started (a batch session needs two, its open and its close).
+ */
+export async function peekWaitMs(db: Db, limiter: string, values: LimitValues, slots = 1): Promise<number> {
+  const parts = WINDOWS.map(([field, spanMs]) => {
+    const max = values[field];
+    if (!Number.isFinite(max)) return sql`null::timestamptz`;
+    if (max < slots) return sql`clock_timestamp() + interval '1 hour'`;
+    return sql`(select at + make_interval(secs => ${spanMs / 1000}) from ksef_request_log
+      where limiter = ${limiter} and at > clock_timestamp() - make_interval(secs => ${spanMs / 1000})
+      order by at desc offset ${max - slots} limit 1)`;
+  });
+  const [row] = await db.execute<{ wait_ms: number | null }>(sql`
+    select ceil(extract(epoch from greatest(
+      (select blocked_until from ksef_throttle_blocks where limiter = ${limiter}),
+      ${parts[0]}, ${parts[1]}, ${parts[2]}) - clock_timestamp()) * 1000)::float8 as wait_ms`);
+  return Math.max(0, row?.wait_ms ?? 0);
+}
+
 /** A 429 that still came: honour its Retry-After on this limiter and count it for the status page. */
 export async function recordKsefRateLimited(db: Db, limiter: string, retryAfterSeconds: number): Promise<void> {
   await db.execute(sql`
@@ -90,7 +113,6 @@ export async function readBlocks(db: Db, limiters: string[]): Promise<Map<string
 }
 
 /** Longest a call waits in place for a slot; longer waits go back to the job queue as a 429 with Retry-After. */
-const MAX_INLINE_WAIT_MS = Number(process.env.KSEF_THROTTLE_INLINE_WAIT_MS ?? 3_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Header on the 429 answers made by the throttle itself, never sent by KSeF. */
@@ -98,7 +120,7 @@ export const THROTTLE_HEADER = 'x-ksef-relay-throttled';
 
 /**
  * A fetch that passes every call under `baseUrl` through the throttle of `key` (pre-signed URLs outside it are
- * not limited by KSeF). A wait above MAX_INLINE_WAIT_MS answers 429 itself, which the transport turns into
+ * not limited by KSeF). A wait above KSEF_THROTTLE_INLINE_WAIT_MS answers 429 itself, which the transport turns into
  * KsefUnavailableError with that Retry-After; a 429 from KSeF blocks the limiter for its Retry-After.
  */
 export function createThrottledFetch(db: Db, key: ThrottleKey, baseUrl: string, doFetch: typeof fetch = fetch): typeof fetch {
@@ -110,10 +132,13 @@ export function createThrottledFetch(db: Db, key: ThrottleKey, baseUrl: string, 
     const { group, counter } = ksefEndpointGroup(method, new URL(url).pathname.slice(new URL(base).pathname.length));
     const limiter = limiterOf(key, group, counter);
     const values = (await ksefLimitsFor(db, key.environment))[group];
+    const m = metrics();
+    const waitStarted = performance.now();
     for (;;) {
       const admission = await admitKsefRequest(db, limiter, values);
       if (admission.granted) break;
-      if (admission.waitMs > MAX_INLINE_WAIT_MS) {
+      if (admission.waitMs > config().KSEF_THROTTLE_INLINE_WAIT_MS) {
+        m.ksefThrottleDeferred.inc({ group });
         return new Response(JSON.stringify({ status: { code: 429, description: 'Throttled by KSeF Relay', details: [limiter] } }), {
           status: 429,
           headers: { 'content-type': 'application/json', 'retry-after': String(Math.ceil(admission.waitMs / 1000)), [THROTTLE_HEADER]: '1' },
@@ -121,11 +146,22 @@ export function createThrottledFetch(db: Db, key: ThrottleKey, baseUrl: string, 
       }
       await sleep(admission.waitMs);
     }
-    const res = await doFetch(input, init);
+    m.ksefThrottleWait.observe({ group }, secondsSince(waitStarted));
+    const started = performance.now();
+    let res: Response;
+    try {
+      res = await doFetch(input, init);
+    } catch (err) {
+      m.ksefRequests.observe({ group, outcome: 'network' }, secondsSince(started));
+      throw err;
+    }
+    const outcome = res.status === 429 ? '429' : `${Math.floor(res.status / 100)}xx`;
+    m.ksefRequests.observe({ group, outcome }, secondsSince(started));
     if (res.status === 429) {
       const retryAfter = Math.max(1, Number(res.headers.get('retry-after')) || 1);
       await recordKsefRateLimited(db, limiter, retryAfter);
-      console.warn(JSON.stringify({ msg: 'ksef_rate_limited', limiter, retryAfterSeconds: retryAfter, method, url }));
+      m.ksefRateLimited.inc({ group });
+      log.warn({ limiter, retryAfterSeconds: retryAfter, method, path: pathOnly(url) }, 'ksef_rate_limited');
     }
     return res;
   };

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { randomNip } from '../../emulators/ksef/testing';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount, VALID_SELLER } from '../../test/factories';
-import { useKsefEmulator, useWorker } from '../../test/pipeline';
-import { waitFor } from '../../test/web';
-import { createBurst, findLimitBreaches } from './burst-fixtures';
+import { randomNip } from '@/emulators/ksef/testing';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount, VALID_SELLER } from '@/test/factories';
+import { useKsefEmulator, useWorker } from '@/test/pipeline';
+import { waitFor } from '@/test/web';
+import { createBurst, findLimitBreaches } from '@/test/fixtures/burst';
 import { getSendingStatus } from './sending-status';
 
 /**
@@ -40,7 +40,9 @@ async function waitAccepted(ids: string[], timeoutMs: number) {
 
 /** Numbers 1..n per seller, and KSeF received each document's XML exactly once. */
 async function expectGaplessAndOnce(ids: string[]) {
-  const rows = await t.db().execute<{ account_id: string; number: string; xml_sha256: string }>(sql`select account_id, number, xml_sha256 from documents where id in ${ids}`);
+  const rows = await t
+    .db()
+    .execute<{ account_id: string; number: string; xml_sha256: string }>(sql`select account_id, number, xml_sha256 from documents where id in ${ids}`);
   const bySeller = new Map<string, number[]>();
   for (const r of rows) bySeller.set(r.account_id, [...(bySeller.get(r.account_id) ?? []), Number(r.number.split('/')[3])]);
   for (const numbers of bySeller.values()) expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
@@ -58,7 +60,9 @@ test('a burst of 2,000 orders for one seller: all accepted in batch sessions, ga
   const counters = await ksef.control().counters();
   expect(counters.rateLimited).toBe(0);
   expect(await findLimitBreaches(t.db())).toEqual([]);
-  const batches = await t.db().execute<{ n: number; docs: number }>(sql`select count(*)::int as n, sum(document_count)::int as docs from ksef_batches where status = 'done'`);
+  const batches = await t
+    .db()
+    .execute<{ n: number; docs: number }>(sql`select count(*)::int as n, sum(document_count)::int as docs from ksef_batches where status = 'done'`);
   expect(batches[0]!.docs).toBeGreaterThan(1_900); // the interactive path took at most the first few
   expect(batches[0]!.n).toBeLessThanOrEqual(20); // a batch gathers the queue, not one document each
   const status = await getSendingStatus(t.db(), seller.testScope);

@@ -1,9 +1,8 @@
+import 'server-only';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { getServerSession } from 'next-auth';
-import { authOptions } from '../auth/next-auth';
-import { db } from '../db/client';
+import { db } from '@/server/db/client';
 import { appRouter } from './root';
-import { readMode } from './mode-cookie';
+import { readDashboardSession } from '@/server/auth/dashboard-session';
 
 /** A state-changing call from another site is refused before it runs: sessions ride on cookies. */
 function crossSite(req: Request): boolean {
@@ -22,8 +21,7 @@ export async function handleTrpc(req: Request): Promise<Response> {
     req,
     router: appRouter,
     createContext: async () => {
-      const session = (await getServerSession(authOptions())) as { userId?: string } | null;
-      return { db: db(), userId: session?.userId ?? null, mode: readMode(req.headers.get('cookie')) };
+      return { db: db(), ...(await readDashboardSession(req.headers.get('cookie'))) };
     },
   });
 }

@@ -1,11 +1,11 @@
+import 'server-only';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import type { Db } from '../db/client';
-import type { Scope } from '../db/scope';
-import type { Mode } from '../db/schema';
-import { findMembership } from '../dashboard/find-membership';
-import { AppError, ERRORS } from '../errors';
+import type { Db } from '@/server/db/client';
+import type { Mode } from '@/server/db/schema';
+import { resolveDashboardScope } from '@/server/auth/dashboard-session';
+import { AppError, ERRORS } from '@/server/errors';
 
 /** What every procedure sees: the database, the signed-in user (if any) and the mode chosen in the cookie. */
 export type TrpcContext = { db: Db; userId: string | null; mode: Mode };
@@ -21,7 +21,15 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-const HTTP_TO_TRPC = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 422: 'UNPROCESSABLE_CONTENT', 429: 'TOO_MANY_REQUESTS' } as const;
+const HTTP_TO_TRPC = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+} as const;
 
 /** AppErrors keep their message and code; anything else stays an internal error without details. */
 const appErrors = t.middleware(async ({ next }) => {
@@ -40,18 +48,16 @@ export const publicProcedure = t.procedure.use(appErrors);
 
 /** t3's protectedProcedure: a signed-in user with an account. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  if (!ctx.userId) throw new TRPCError({ code: 'UNAUTHORIZED' });
-  const membership = await findMembership(ctx.db, ctx.userId);
-  if (!membership) throw new TRPCError({ code: 'UNAUTHORIZED' });
-  return next({ ctx: { ...ctx, membership } });
+  const access = await resolveDashboardScope(ctx.db, ctx.userId, 'test');
+  if (!access.ok) throw new TRPCError({ code: 'UNAUTHORIZED' });
+  return next({ ctx: { ...ctx, membership: access.membership } });
 });
 
-/**
- * The membership and the test/live switch narrowed to a Scope (invariant 5): every service gets `ctx.scope`.
- * Live mode is refused until the account is enabled for it (early access).
- */
-export const scopedProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  if (ctx.mode === 'live' && !ctx.membership.liveEnabled) throw new TRPCError({ code: 'FORBIDDEN', message: 'Live mode is in early access and not enabled for this account.' });
-  const scope: Scope = { accountId: ctx.membership.accountId, mode: ctx.mode };
-  return next({ ctx: { ...ctx, scope } });
+/** The membership and the test/live switch narrowed to a Scope (invariant 5): every service gets `ctx.scope`. */
+export const scopedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const access = await resolveDashboardScope(ctx.db, ctx.userId, ctx.mode);
+  if (!access.ok && access.reason === 'live_disabled')
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Live mode is in early access and not enabled for this account.' });
+  if (!access.ok) throw new TRPCError({ code: 'UNAUTHORIZED' });
+  return next({ ctx: { ...ctx, membership: access.membership, scope: access.scope } });
 });

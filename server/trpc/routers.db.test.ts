@@ -1,10 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, test } from 'vitest';
-import { useTestDatabase } from '../../test/db';
-import { paidOrder } from '../../test/orders';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { parseOrderInput } from '../orders/order-schema';
-import { verifySignIn } from '../auth/sign-in';
+import { useTestDatabase } from '@/test/db';
+import { paidOrder } from '@/test/orders';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { verifySignIn } from '@/server/auth/sign-in';
 import { createCallerFactory } from './init';
 import { appRouter } from './root';
 
@@ -19,14 +19,20 @@ async function signedUp(email: string) {
   return { ...created, userId: user!.id, as: (mode: 'test' | 'live' = 'test') => caller({ db: t.db(), userId: user!.id, mode }) };
 }
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof TRPCError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof TRPCError ? e.code : String(e)),
+  );
 
 describe('dashboard procedures', () => {
   test('sign-up gives a test key and a user who signs in with the password only', async () => {
     const a = await signedUp('Owner@Example.test');
     expect(a.testKey).toMatch(/^sk_test_/);
     expect(await verifySignIn(t.db(), 'owner@example.test', 'wrong password')).toBeNull();
-    expect(await code(caller({ db: t.db(), userId: null, mode: 'test' }).auth.signUp({ email: 'owner@example.test', password: 'another long one' }))).toBe('BAD_REQUEST');
+    expect(await code(caller({ db: t.db(), userId: null, mode: 'test' }).auth.signUp({ email: 'owner@example.test', password: 'another long one' }))).toBe(
+      'BAD_REQUEST',
+    );
   });
 
   test('procedures need a session; live mode is early access until enabled', async () => {

@@ -1,15 +1,14 @@
-import { getServerSession } from 'next-auth';
-import { authOptions } from '../auth/next-auth';
-import { db } from '../db/client';
+import 'server-only';
+import { db } from '@/server/db/client';
 import { createCallerFactory } from './init';
-import { readMode } from './mode-cookie';
+import { readDashboardSession } from '@/server/auth/dashboard-session';
 import { appRouter } from './root';
 
 const createCaller = createCallerFactory(appRouter);
 
 /** Server components call procedures through this, like the browser does through /api/trpc; null when signed out. */
 export async function serverCaller(cookieHeader: string) {
-  const session = (await getServerSession(authOptions())) as { userId?: string } | null;
-  if (!session?.userId) return null;
-  return createCaller({ db: db(), userId: session.userId, mode: readMode(cookieHeader) });
+  const session = await readDashboardSession(cookieHeader);
+  if (!session.userId) return null;
+  return createCaller({ db: db(), ...session });
 }

@@ -1,11 +1,11 @@
 import { and, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { accountModes, webhookEndpoints } from '../db/schema';
-import { AppError } from '../errors';
-import { EVENT_TYPES } from '../events/record-event';
-import { newId } from '../ids';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { accountModes, webhookEndpoints } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import { EVENT_TYPES } from '@/server/events/event-types';
+import { newId } from '@/server/ids';
 import { checkEndpointUrl, resolveHost, type ResolveHost } from './endpoint-url';
 import { serializeWebhookEndpoint } from './serialize-webhook-endpoint';
 import { newWebhookSecret, sealWebhookSecret } from './webhook-secret';

@@ -3,17 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { Logger, run, type Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkWebhookSignature } from '../../sdk';
-import { useTestDatabase } from '../../test/db';
-import { createTestAccount } from '../../test/factories';
-import { paidOrder } from '../../test/orders';
-import { waitFor } from '../../test/web';
-import { webhookDeliver } from '../../worker/tasks/webhook-deliver';
-import type { Tx } from '../db/client';
-import type { Scope } from '../db/scope';
-import { createInvoiceDocument } from '../documents/create-invoice';
-import { recordEvent, type EventType } from '../events/record-event';
-import { parseOrderInput } from '../orders/order-schema';
+import { checkWebhookSignature } from '@/sdk/src/index';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { waitFor } from '@/test/web';
+import { resetConfig } from '@/server/config';
+import { createTaskList, selectTasks } from '@/worker/task-list';
+import type { Tx } from '@/server/db/client';
+import type { Scope } from '@/server/db/scope';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { recordDocumentEvent as recordEvent } from '@/server/documents/record-document-event';
+import type { EventType } from '@/server/events/event-types';
+import { parseOrderInput } from '@/server/orders/order-schema';
 import { createWebhookEndpoint } from './create-webhook-endpoint';
 import { deliverWebhook } from './deliver-webhook';
 import { disableWebhookEndpoint } from './disable-webhook-endpoint';
@@ -38,6 +40,7 @@ const failuresLeft = new Map<string, number>();
 beforeAll(async () => {
   // The task reads the time scale from the environment, as in the worker process.
   process.env.WEBHOOK_RETRY_TIME_SCALE = String(TIME_SCALE);
+  resetConfig();
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -57,7 +60,7 @@ beforeAll(async () => {
   scope = (await createTestAccount(t.db())).testScope;
   runner = await run({
     connectionString: t.url(),
-    taskList: { webhook_deliver: webhookDeliver(t.db()) },
+    taskList: selectTasks(createTaskList(t.db()), 'webhook_deliver'),
     concurrency: 4,
     pollInterval: 50,
     noHandleSignals: true,
@@ -89,9 +92,11 @@ const storedBody = async (eventId: string) => (await t.db().execute<{ body: stri
 const pendingJobs = async (eventId: string) =>
   (await t.db().execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs where key like ${`%${eventId}%`}`))[0]!.n;
 const deliveryRows = (eventId: string) =>
-  t.db().execute<{ endpoint_id: string; attempt: number; delivered: string; status_code: number | null; next_attempt_at: Date | null; error: string | null }>(
-    sql`select endpoint_id, attempt, delivered, status_code, next_attempt_at, error from webhook_deliveries where event_id = ${eventId} order by id`,
-  );
+  t
+    .db()
+    .execute<{ endpoint_id: string; attempt: number; delivered: string; status_code: number | null; next_attempt_at: Date | null; error: string | null }>(
+      sql`select endpoint_id, attempt, delivered, status_code, next_attempt_at, error from webhook_deliveries where event_id = ${eventId} order by id`,
+    );
 
 describe('webhook_deliver through a running worker', () => {
   test('subscribed endpoints get the stored event, signed with their own secret; unsubscribed and deleted ones get nothing', async () => {
@@ -104,7 +109,10 @@ describe('webhook_deliver through a running worker', () => {
     await waitFor(async () => (await pendingJobs(eventId)) === 0 && hitsTo('/a').length + hitsTo('/nocontent-b').length === 2, 10_000);
 
     const body = await storedBody(eventId);
-    for (const [path, ep] of [['/a', exact], ['/nocontent-b', all]] as const) {
+    for (const [path, ep] of [
+      ['/a', exact],
+      ['/nocontent-b', all],
+    ] as const) {
       const [hit, ...more] = hitsTo(path);
       expect(more).toHaveLength(0);
       expect(hit!.body).toBe(body);
@@ -112,12 +120,21 @@ describe('webhook_deliver through a running worker', () => {
       expect(checkWebhookSignature(hit!.body, String(hit!.headers['ksef-signature']), ep.secret)).toMatchObject({ ok: true });
     }
     expect(checkWebhookSignature(hitsTo('/a')[0]!.body, String(hitsTo('/a')[0]!.headers['ksef-signature']), all.secret).ok).toBe(false);
-    expect(JSON.parse(body)).toMatchObject({ id: eventId, object: 'event', type: 'invoice.accepted', livemode: false, data: { object: { object: 'invoice' } } });
+    expect(JSON.parse(body)).toMatchObject({
+      id: eventId,
+      object: 'event',
+      type: 'invoice.accepted',
+      livemode: false,
+      data: { object: { object: 'invoice' } },
+    });
     expect(hitsTo('/c')).toHaveLength(0);
     expect(hitsTo('/d')).toHaveLength(0);
     const rows = await deliveryRows(eventId);
     expect(rows.map((r) => [r.endpoint_id, r.attempt, r.delivered, r.status_code]).sort()).toEqual(
-      [[exact.id, 1, 'yes', 200], [all.id, 1, 'yes', 204]].sort(),
+      [
+        [exact.id, 1, 'yes', 200],
+        [all.id, 1, 'yes', 204],
+      ].sort(),
     );
     expect(rows.every((r) => r.next_attempt_at === null && r.error === null)).toBe(true);
     for (const ep of [exact, all]) await disableWebhookEndpoint(t.db(), scope, ep.id);
@@ -140,7 +157,11 @@ describe('webhook_deliver through a running worker', () => {
   test('a receiver that keeps failing is retried eight times on the spec schedule, then delivery stops', { timeout: 30_000 }, async () => {
     const ep = await endpoint('/down', ['invoice.rejected']);
     const { eventId } = await invoiceEvent('invoice.rejected');
-    await waitFor(async () => hitsTo('/down').length >= 9 && (await pendingJobs(eventId)) === 0, 25_000, () => `${hitsTo('/down').length} attempts`);
+    await waitFor(
+      async () => hitsTo('/down').length >= 9 && (await pendingJobs(eventId)) === 0,
+      25_000,
+      () => `${hitsTo('/down').length} attempts`,
+    );
     await new Promise((r) => setTimeout(r, 300)); // a tenth attempt would be due within milliseconds
     const got = hitsTo('/down');
     expect(got).toHaveLength(9);
@@ -172,20 +193,24 @@ describe('webhook_deliver through a running worker', () => {
     const got = hitsTo('/flaky');
     expect(new Set(got.map((h) => h.headers['ksef-event-id']))).toEqual(new Set([eventId]));
     expect(new Set(got.map((h) => h.body)).size).toBe(1);
-    expect((await deliveryRows(eventId)).map((r) => [r.attempt, r.delivered])).toEqual([[1, 'no'], [2, 'no'], [3, 'yes']]);
+    expect((await deliveryRows(eventId)).map((r) => [r.attempt, r.delivered])).toEqual([
+      [1, 'no'],
+      [2, 'no'],
+      [3, 'yes'],
+    ]);
 
     const byEndpoint = await listDeliveries(t.db(), scope, { endpointId: ep.id, limit: 2 });
     expect(byEndpoint.hasMore).toBe(true);
-    expect(byEndpoint.deliveries.map((d) => [d.attempt, d.delivered, d.documentId, d.eventType])).toEqual([
+    expect(byEndpoint.data.map((d) => [d.attempt, d.delivered, d.documentId, d.eventType])).toEqual([
       [3, true, documentId, 'correction.skipped'],
       [2, false, documentId, 'correction.skipped'],
     ]);
-    const next = await listDeliveries(t.db(), scope, { endpointId: ep.id, limit: 2, beforeId: byEndpoint.deliveries[1]!.id });
-    expect(next).toMatchObject({ hasMore: false, deliveries: [{ attempt: 1, statusCode: 500, responseBody: 'receiver broken' }] });
-    expect((await listDeliveries(t.db(), scope, { documentId, limit: 10 })).deliveries).toHaveLength(3);
+    const next = await listDeliveries(t.db(), scope, { endpointId: ep.id, limit: 2, beforeId: byEndpoint.data[1]!.id });
+    expect(next).toMatchObject({ hasMore: false, data: [{ attempt: 1, statusCode: 500, responseBody: null }] }); // a receiver on 127.0.0.1: its answer is not kept
+    expect((await listDeliveries(t.db(), scope, { documentId, limit: 10 })).data).toHaveLength(3);
     const stranger = (await createTestAccount(t.db())).testScope;
-    expect((await listDeliveries(t.db(), stranger, { endpointId: ep.id, limit: 10 })).deliveries).toHaveLength(0);
-    expect((await listDeliveries(t.db(), { ...scope, mode: 'live' }, { documentId, limit: 10 })).deliveries).toHaveLength(0);
+    expect((await listDeliveries(t.db(), stranger, { endpointId: ep.id, limit: 10 })).data).toHaveLength(0);
+    expect((await listDeliveries(t.db(), { ...scope, mode: 'live' }, { documentId, limit: 10 })).data).toHaveLength(0);
 
     const { attempt } = await resendEvent(t.db(), scope, eventId, ep.id);
     expect(attempt).toBe(4);
@@ -219,9 +244,24 @@ describe('deliverWebhook with the production schedule', () => {
     const ep = await endpoint('/down-real', ['invoice.accepted']);
     const job = (attempt: number) => ({ eventId, endpointId: ep.id, attempt });
     const nextJob = async (attempt: number) =>
-      (await t.db().execute<{ run_at: Date; payload: unknown }>(sql`select run_at, payload from graphile_worker._private_jobs where key = ${`deliver:${eventId}:${ep.id}:${attempt}`}`))[0];
+      (
+        await t
+          .db()
+          .execute<{ run_at: Date; payload: unknown }>(
+            sql`select run_at, payload from graphile_worker._private_jobs where key = ${`deliver:${eventId}:${ep.id}:${attempt}`}`,
+          )
+      )[0];
 
-    const expected = [[1, 60], [2, 300], [3, 1_800], [4, 7_200], [5, 18_000], [6, 36_000], [7, 86_400], [8, 86_400]] as const;
+    const expected = [
+      [1, 60],
+      [2, 300],
+      [3, 1_800],
+      [4, 7_200],
+      [5, 18_000],
+      [6, 36_000],
+      [7, 86_400],
+      [8, 86_400],
+    ] as const;
     for (const [attempt, seconds] of expected) {
       const before = Date.now();
       const r = await deliverWebhook(t.db(), job(attempt));

@@ -1,27 +1,18 @@
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
-import type { Db } from '../db/client';
-import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { enqueue } from '../jobs/enqueue';
+import type { Db } from '@/server/db/client';
+import { events, webhookDeliveries, webhookEndpoints } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
+import type { JobPayload } from '@/server/jobs/registry';
 import { nextAttemptAt } from './retry-schedule';
 import { sendWebhook, type SendResult } from './send-webhook';
 import { unsealWebhookSecret } from './webhook-secret';
+import { metrics } from '@/server/observability/metrics';
 
-/** Payload of a webhook_deliver job; `manual` marks a resend from the dashboard, which is tried once. */
-export const ZDeliveryJob = z.object({
-  eventId: z.string().min(1),
-  endpointId: z.string().min(1),
-  attempt: z.number().int().min(1),
-  manual: z.boolean().optional(),
-});
-export type DeliveryJob = z.infer<typeof ZDeliveryJob>;
+/** `manual` marks a resend from the dashboard, which is tried once. */
+export type DeliveryJob = JobPayload<'webhook_deliver'>;
 
 export type DeliveryOptions = { retryTimeScale?: number; timeoutMs?: number };
-export type DeliveryOutcome =
-  | { outcome: 'dropped'; reason: string }
-  | ({ outcome: 'delivered' | 'failed'; nextAttemptAt: Date | null } & SendResult);
-
-export const deliveryJobKey = (eventId: string, endpointId: string, attempt: number) => `deliver:${eventId}:${endpointId}:${attempt}`;
+export type DeliveryOutcome = { outcome: 'dropped'; reason: string } | ({ outcome: 'delivered' | 'failed'; nextAttemptAt: Date | null } & SendResult);
 
 /**
  * One attempt of one event to one endpoint (spec 6.2). It sends the stored body as is, logs the attempt and,
@@ -40,6 +31,7 @@ export async function deliverWebhook(db: Db, job: DeliveryJob, o: DeliveryOption
 
   const at = new Date();
   const result = await sendWebhook(target.url, job.eventId, target.body, unsealWebhookSecret(target.secret), { mode: target.mode, timeoutMs: o.timeoutMs });
+  metrics().webhookDeliveries.observe({ outcome: result.delivered ? 'delivered' : 'failed' }, result.durationMs / 1000);
   const next = result.delivered || job.manual ? null : nextAttemptAt(job.attempt, new Date(), o.retryTimeScale);
   const row = {
     eventId: job.eventId,
@@ -59,7 +51,7 @@ export async function deliverWebhook(db: Db, job: DeliveryJob, o: DeliveryOption
     await db.transaction(async (tx) => {
       await tx.insert(webhookDeliveries).values(row);
       const attempt = job.attempt + 1;
-      await enqueue(tx, 'webhook_deliver', { eventId: job.eventId, endpointId: job.endpointId, attempt }, { runAt: next, jobKey: deliveryJobKey(job.eventId, job.endpointId, attempt) });
+      await enqueue(tx, 'webhook_deliver', { eventId: job.eventId, endpointId: job.endpointId, attempt }, { runAt: next });
     });
   }
   return { outcome: result.delivered ? 'delivered' : 'failed', nextAttemptAt: next, ...result };

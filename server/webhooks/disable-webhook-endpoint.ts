@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { webhookEndpoints } from '../db/schema';
+import type { DbOrTx } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { webhookEndpoints } from '@/server/db/schema';
 import { getWebhookEndpoint } from './get-webhook-endpoint';
 
 /**

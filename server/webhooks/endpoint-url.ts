@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { Mode } from '../db/schema';
-import { AppError } from '../errors';
+import { config } from '@/server/config';
+import type { Mode } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
 import { isPublicAddress } from './public-address';
 
 /** Every address a host name resolves to; tests swap it to play a DNS answer. */
@@ -15,11 +16,17 @@ export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/,
 const invalidUrl = (message: string) => new AppError('parameter_invalid', 'url', message);
 
 /**
- * The receiver URL of spec 4.8: absolute, https in live mode (http also in test mode), no credentials in it.
- * Live mode also refuses hosts that resolve to a non-public address (issue 8.4), so that an API key cannot make
- * the service call its own network; delivery checks again against the address it actually connects to.
+ * Whether a mode's endpoints may point at private, loopback or link-local addresses: only test mode, and only when
+ * the operator sets WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (the dev stack and the tests do, for a local receiver).
  */
-export async function checkEndpointUrl(raw: string, mode: Mode, resolve: ResolveHost = resolveHost): Promise<URL> {
+export const privateTargetsAllowed = (mode: Mode): boolean => mode === 'test' && config().WEBHOOK_ALLOW_PRIVATE_TARGETS === '1';
+
+/**
+ * The receiver URL of spec 4.8: absolute, https in live mode (http also in test mode), no credentials in it.
+ * Hosts that resolve to a non-public address are refused (issue 8.4, 18.7), so that an API key cannot make the
+ * service call its own network; delivery checks again against the address it actually connects to.
+ */
+export async function checkEndpointUrl(raw: string, mode: Mode, resolve: ResolveHost = resolveHost, o: { allowPrivate?: boolean } = {}): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -29,13 +36,17 @@ export async function checkEndpointUrl(raw: string, mode: Mode, resolve: Resolve
   const allowed = mode === 'live' ? ['https:'] : ['https:', 'http:'];
   if (!allowed.includes(url.protocol)) throw invalidUrl(mode === 'live' ? 'Live-mode endpoints must use https.' : '`url` must use http or https.');
   if (url.username || url.password) throw invalidUrl('`url` must not contain credentials.');
-  if (mode === 'live') await checkPublicHost(bareHost(url), resolve);
+  const allowPrivate = mode === 'test' && (o.allowPrivate ?? privateTargetsAllowed(mode));
+  if (!allowPrivate) await checkPublicHost(bareHost(url), resolve);
   return url;
 }
 
+/**
+ * A host that does not resolve yet (a receiver set up before its DNS record) is accepted: every delivery resolves
+ * again and refuses non-public addresses then, so nothing unsafe is reached. What resolves now must be public.
+ */
 async function checkPublicHost(host: string, resolve: ResolveHost): Promise<void> {
-  const addresses = isIP(host) ? [host] : await resolve(host).catch(() => []);
-  if (addresses.length === 0) throw invalidUrl(`The host ${host} does not resolve.`);
+  const addresses = isIP(host) ? [host] : await resolve(host).catch((): string[] => []);
   const blocked = addresses.find((a) => !isPublicAddress(a));
   if (blocked !== undefined) throw invalidUrl(`The host ${host} resolves to ${blocked}, which is not a public address.`);
 }

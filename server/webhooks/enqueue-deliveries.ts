@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { webhookEndpoints, type Mode } from '../db/schema';
-import { enqueue } from '../jobs/enqueue';
+import type { DbOrTx } from '@/server/db/client';
+import { webhookEndpoints, type Mode } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
 
 /** One webhook_deliver job per enabled endpoint of the event's scope subscribed to its type (or `*`). */
 export async function enqueueDeliveries(tx: DbOrTx, event: { id: string; accountId: string; mode: Mode; type: string }): Promise<number> {
@@ -17,7 +17,7 @@ export async function enqueueDeliveries(tx: DbOrTx, event: { id: string; account
       ),
     );
   for (const ep of endpoints) {
-    await enqueue(tx, 'webhook_deliver', { eventId: event.id, endpointId: ep.id, attempt: 1 }, { jobKey: `deliver:${event.id}:${ep.id}:1` });
+    await enqueue(tx, 'webhook_deliver', { eventId: event.id, endpointId: ep.id, attempt: 1 });
   }
   return endpoints.length;
 }

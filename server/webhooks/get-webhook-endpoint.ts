@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { webhookEndpoints } from '../db/schema';
-import { AppError } from '../errors';
+import type { DbOrTx } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { webhookEndpoints } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
 import type { WebhookEndpointRow } from './serialize-webhook-endpoint';
 
 /** An endpoint of the scope, enabled or disabled; any other id is `404 resource_missing` (invariant 5). */

@@ -1,7 +1,8 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import type { DbOrTx } from '@/server/db/client';
+import { takePage, type Page } from '@/server/db/keyset-page';
+import { inScope, type Scope } from '@/server/db/scope';
+import { events, webhookDeliveries, webhookEndpoints } from '@/server/db/schema';
 
 export type ListDeliveriesQuery = ({ endpointId: string } | { documentId: string } | { eventId: string }) & { limit: number; beforeId?: number };
 
@@ -26,9 +27,13 @@ export type DeliveryLogEntry = {
  * The delivery log for the dashboard: attempts to one endpoint, for one document's events or for one event,
  * newest first; page on with `beforeId` = the last entry's id. Scoped through the event (invariant 5).
  */
-export async function listDeliveries(db: DbOrTx, scope: Scope, q: ListDeliveriesQuery): Promise<{ hasMore: boolean; deliveries: DeliveryLogEntry[] }> {
+export async function listDeliveries(db: DbOrTx, scope: Scope, q: ListDeliveriesQuery): Promise<Page<DeliveryLogEntry>> {
   const filter: SQL | undefined =
-    'endpointId' in q ? eq(webhookDeliveries.endpointId, q.endpointId) : 'documentId' in q ? eq(events.documentId, q.documentId) : eq(webhookDeliveries.eventId, q.eventId);
+    'endpointId' in q
+      ? eq(webhookDeliveries.endpointId, q.endpointId)
+      : 'documentId' in q
+        ? eq(events.documentId, q.documentId)
+        : eq(webhookDeliveries.eventId, q.eventId);
   const rows = await db
     .select({
       id: webhookDeliveries.id,
@@ -52,5 +57,8 @@ export async function listDeliveries(db: DbOrTx, scope: Scope, q: ListDeliveries
     .where(and(inScope(events, scope), filter, q.beforeId !== undefined ? lt(webhookDeliveries.id, q.beforeId) : undefined))
     .orderBy(desc(webhookDeliveries.id))
     .limit(q.limit + 1);
-  return { hasMore: rows.length > q.limit, deliveries: rows.slice(0, q.limit).map((r) => ({ ...r, delivered: r.delivered === 'yes' })) };
+  return takePage(
+    rows.map((r) => ({ ...r, delivered: r.delivered === 'yes' })),
+    q.limit,
+  );
 }

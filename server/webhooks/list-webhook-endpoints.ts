@@ -1,29 +1,18 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { webhookEndpoints } from '../db/schema';
-import { AppError } from '../errors';
+import { and, desc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '@/server/db/client';
+import { olderThanCursor, takePage, type Page, type PageQuery } from '@/server/db/keyset-page';
+import { inScope, type Scope } from '@/server/db/scope';
+import { webhookEndpoints } from '@/server/db/schema';
 import type { WebhookEndpointRow } from './serialize-webhook-endpoint';
 
-export type ListWebhookEndpointsQuery = { limit: number; startingAfter?: string };
-
 /** Enabled endpoints of the scope (spec 4.7), newest first, paged like every list (spec 4.12). */
-export async function listWebhookEndpoints(db: DbOrTx, scope: Scope, q: ListWebhookEndpointsQuery): Promise<{ hasMore: boolean; endpoints: WebhookEndpointRow[] }> {
-  const active = and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.status, 'enabled'));
-  let beforeSeq: number | undefined;
-  if (q.startingAfter) {
-    const [cursor] = await db
-      .select({ seq: webhookEndpoints.seq })
-      .from(webhookEndpoints)
-      .where(and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.id, q.startingAfter)));
-    if (!cursor) throw new AppError('resource_missing', 'starting_after', `No such webhook endpoint: ${q.startingAfter}.`);
-    beforeSeq = cursor.seq;
-  }
+export async function listWebhookEndpoints(db: DbOrTx, scope: Scope, q: PageQuery): Promise<Page<WebhookEndpointRow>> {
+  const older = await olderThanCursor(db, webhookEndpoints, inScope(webhookEndpoints, scope), q.startingAfter, 'webhook endpoint');
   const rows = await db
     .select()
     .from(webhookEndpoints)
-    .where(and(active, beforeSeq !== undefined ? lt(webhookEndpoints.seq, beforeSeq) : undefined))
+    .where(and(inScope(webhookEndpoints, scope), eq(webhookEndpoints.status, 'enabled'), older))
     .orderBy(desc(webhookEndpoints.seq))
     .limit(q.limit + 1);
-  return { hasMore: rows.length > q.limit, endpoints: rows.slice(0, q.limit) };
+  return takePage(rows, q.limit);
 }

@@ -28,7 +28,8 @@ describe('isPublicAddress', () => {
     '',
   ])('%s is not public', (ip) => expect(isPublicAddress(ip)).toBe(false));
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8', '2002:0808:0808::1'])('%s is public', (ip) =>
-    expect(isPublicAddress(ip)).toBe(true),
+  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8', '2002:0808:0808::1'])(
+    '%s is public',
+    (ip) => expect(isPublicAddress(ip)).toBe(true),
   );
 });

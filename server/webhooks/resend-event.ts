@@ -1,10 +1,9 @@
 import { and, eq, max, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { inScope, type Scope } from '../db/scope';
-import { events, webhookDeliveries } from '../db/schema';
-import { AppError } from '../errors';
-import { randomToken } from '../ids';
-import { enqueue } from '../jobs/enqueue';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { events, webhookDeliveries } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import { enqueue } from '@/server/jobs/enqueue';
 import { getWebhookEndpoint } from './get-webhook-endpoint';
 
 /**
@@ -31,7 +30,7 @@ export async function resendEvent(db: Db, scope: Scope, eventId: string, endpoin
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.endpointId, endpointId)));
     const attempt = (last?.n ?? 0) + 1;
-    await enqueue(tx, 'webhook_deliver', { eventId, endpointId, attempt, manual: true }, { jobKey: `resend:${eventId}:${endpointId}:${randomToken(64)}` });
+    await enqueue(tx, 'webhook_deliver', { eventId, endpointId, attempt, manual: true });
     return { attempt };
   });
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkWebhookSignature } from '../../sdk';
+import { checkWebhookSignature } from '@/sdk/src/index';
 import { DELIVERY_TIMEOUT_MS, sendWebhook, USER_AGENT } from './send-webhook';
 
 type Received = { path: string; headers: http.IncomingHttpHeaders; body: string };
@@ -39,7 +39,7 @@ const lastTo = (path: string) => received.filter((r) => r.path === path).at(-1);
 
 describe('sendWebhook', () => {
   test('POSTs the exact body with a signature the SDK verifies and the spec 6.2 headers', async () => {
-    const result = await sendWebhook(`${base}/ok`, 'evt_send1', BODY, SECRET, { mode: 'test' });
+    const result = await sendWebhook(`${base}/ok`, 'evt_send1', BODY, SECRET, { mode: 'test', isPublic: () => true });
     expect(result).toMatchObject({ delivered: true, statusCode: 200, responseBody: 'thanks', error: null });
     const got = lastTo('/ok')!;
     expect(got.body).toBe(BODY);
@@ -53,9 +53,21 @@ describe('sendWebhook', () => {
   });
 
   test('a non-2xx answer is not delivered and keeps the first kilobyte of the answer', async () => {
-    const result = await sendWebhook(`${base}/fail`, 'evt_send2', BODY, SECRET, { mode: 'test' });
+    const result = await sendWebhook(`${base}/fail`, 'evt_send2', BODY, SECRET, { mode: 'test', isPublic: () => true });
     expect(result).toMatchObject({ delivered: false, statusCode: 503, error: 'answered 503' });
     expect(result.responseBody).toBe('x'.repeat(1024));
+  });
+
+  test('the answer of a receiver on a non-public address is never kept, and without the operator switch it is not reached', async () => {
+    const allowed = await sendWebhook(`${base}/ok`, 'evt_send8', BODY, SECRET, { mode: 'test', allowPrivate: true });
+    expect(allowed).toMatchObject({ delivered: true, statusCode: 200, responseBody: null });
+    const before = received.length;
+    const refused = await sendWebhook(`${base}/ok`, 'evt_send9', BODY, SECRET, { mode: 'test', allowPrivate: false });
+    expect(refused).toMatchObject({ delivered: false, statusCode: null, responseBody: null });
+    expect(refused.error).toMatch(/^refused: .* is not a public address$/);
+    const byName = await sendWebhook(`${base.replace('127.0.0.1', 'localhost')}/ok`, 'evt_send10', BODY, SECRET, { mode: 'test', allowPrivate: false });
+    expect(byName.error).toMatch(/^refused: localhost resolves to .*not a public address$/);
+    expect(received.length).toBe(before);
   });
 
   test('a redirect is reported, not followed', async () => {
@@ -93,7 +105,11 @@ describe('sendWebhook', () => {
   test.each([
     ['http scheme', () => `${base}/ok`, 'refused: live-mode endpoints must use https'],
     ['loopback literal', () => base.replace('http:', 'https:') + '/ok', 'refused: 127.0.0.1 is not a public address'],
-    ['host name resolving to loopback', () => `https://localhost:${new URL(base).port}/ok`, /^refused: localhost resolves to (127\.0\.0\.1|::1), not a public address$/],
+    [
+      'host name resolving to loopback',
+      () => `https://localhost:${new URL(base).port}/ok`,
+      /^refused: localhost resolves to (127\.0\.0\.1|::1), not a public address$/,
+    ],
   ])('live mode refuses a %s without connecting', async (_name, url, error) => {
     const before = connections;
     const result = await sendWebhook(url(), 'evt_send7', BODY, SECRET, { mode: 'live' });

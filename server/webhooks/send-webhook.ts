@@ -2,8 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { Mode } from '../db/schema';
-import { bareHost } from './endpoint-url';
+import type { Mode } from '@/server/db/schema';
+import { bareHost, privateTargetsAllowed } from './endpoint-url';
 import { isPublicAddress } from './public-address';
 import { signatureHeader } from './signature';
 
@@ -21,7 +21,11 @@ export type SendResult = {
   error: string | null;
 };
 
-export type SendOptions = { mode: Mode; timeoutMs?: number };
+/**
+ * `allowPrivate` defaults to the operator's WEBHOOK_ALLOW_PRIVATE_TARGETS for test mode; live mode never.
+ * `isPublic` judges the connected address for keeping the answer's excerpt (tests play a public receiver with it).
+ */
+export type SendOptions = { mode: Mode; timeoutMs?: number; allowPrivate?: boolean; isPublic?: (address: string) => boolean };
 
 /** Connects only when every address of the host is public: checked on the address used, so DNS rebinding cannot slip through. */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
@@ -29,17 +33,21 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
     if (blocked || addresses.length === 0) {
-      return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${blocked?.address ?? 'nothing'}, not a public address`), { code: 'ENONPUBLIC' }), '', 0);
+      return callback(
+        Object.assign(new Error(`refused: ${hostname} resolves to ${blocked?.address ?? 'nothing'}, not a public address`), { code: 'ENONPUBLIC' }),
+        '',
+        0,
+      );
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 };
 
-// Separate pools per mode: a socket opened for a test-mode endpoint (no address check) must never carry a live delivery.
+// Separate pools: a socket opened without the address check must never carry a delivery that needs it.
 const agents = {
-  test: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
-  live: { http: new http.Agent({ keepAlive: true, lookup: publicOnlyLookup }), https: new https.Agent({ keepAlive: true, lookup: publicOnlyLookup }) },
+  anyAddress: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+  publicOnly: { http: new http.Agent({ keepAlive: true, lookup: publicOnlyLookup }), https: new https.Agent({ keepAlive: true, lookup: publicOnlyLookup }) },
 } as const;
 
 /**
@@ -63,10 +71,10 @@ export async function sendWebhook(rawUrl: string, eventId: string, body: string,
     return failed('refused: the endpoint URL is not valid');
   }
   const host = bareHost(url);
-  if (o.mode === 'live') {
-    if (url.protocol !== 'https:') return failed('refused: live-mode endpoints must use https');
-    if (isIP(host) && !isPublicAddress(host)) return failed(`refused: ${host} is not a public address`);
-  }
+  const allowPrivate = o.mode === 'test' && (o.allowPrivate ?? privateTargetsAllowed(o.mode));
+  if (o.mode === 'live' && url.protocol !== 'https:') return failed('refused: live-mode endpoints must use https');
+  // an address in the URL is connected to without a lookup: it is judged here
+  if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return failed(`refused: ${host} is not a public address`);
   const secure = url.protocol === 'https:';
   const payload = Buffer.from(body, 'utf8');
   const timeoutMs = o.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -81,7 +89,7 @@ export async function sendWebhook(rawUrl: string, eventId: string, body: string,
     };
     const req = (secure ? https : http).request(url, {
       method: 'POST',
-      agent: agents[o.mode][secure ? 'https' : 'http'],
+      agent: agents[allowPrivate ? 'anyAddress' : 'publicOnly'][secure ? 'https' : 'http'],
       headers: {
         'Content-Type': 'application/json',
         'Content-Length': payload.length,
@@ -92,23 +100,27 @@ export async function sendWebhook(rawUrl: string, eventId: string, body: string,
     });
     let statusCode: number | null = null;
     let excerpt = Buffer.alloc(0);
+    // what a host inside the service's network answers is never kept: the delivery log would show it to the tenant
+    let keep = false;
+    const kept = () => (keep ? text(excerpt) : null);
     const deadline = setTimeout(() => {
       req.destroy();
-      finish(failed(`timed out after ${timeoutMs} ms${statusCode === null ? '' : ' reading the answer'}`, statusCode, text(excerpt)));
+      finish(failed(`timed out after ${timeoutMs} ms${statusCode === null ? '' : ' reading the answer'}`, statusCode, kept()));
     }, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => finish(failed(describeError(err), statusCode, statusCode === null ? null : text(excerpt))));
+    req.on('error', (err: NodeJS.ErrnoException) => finish(failed(describeError(err), statusCode, statusCode === null ? null : kept())));
     req.on('response', (res) => {
       statusCode = res.statusCode ?? 0;
+      keep = (o.isPublic ?? isPublicAddress)(res.socket?.remoteAddress ?? '');
       res.on('data', (chunk: Buffer) => {
         // Read to the end so the socket can be reused, but keep only the first kilobyte.
-        if (excerpt.length < RESPONSE_EXCERPT_BYTES) excerpt = Buffer.concat([excerpt, chunk]).subarray(0, RESPONSE_EXCERPT_BYTES);
+        if (keep && excerpt.length < RESPONSE_EXCERPT_BYTES) excerpt = Buffer.concat([excerpt, chunk]).subarray(0, RESPONSE_EXCERPT_BYTES);
       });
-      res.on('error', (err) => finish(failed(describeError(err), statusCode, text(excerpt))));
+      res.on('error', (err) => finish(failed(describeError(err), statusCode, kept())));
       res.on('end', () => {
         const code = statusCode ?? 0;
         const delivered = code >= 200 && code < 300;
         const error = delivered ? null : code >= 300 && code < 400 ? `redirect to ${res.headers.location ?? '(no Location)'} not followed` : `answered ${code}`;
-        finish({ delivered, statusCode: code, durationMs: elapsed(), responseBody: text(excerpt), error });
+        finish({ delivered, statusCode: code, durationMs: elapsed(), responseBody: kept(), error });
       });
     });
     req.end(payload);

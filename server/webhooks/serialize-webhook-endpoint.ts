@@ -1,4 +1,4 @@
-import type { webhookEndpoints } from '../db/schema';
+import type { webhookEndpoints } from '@/server/db/schema';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 

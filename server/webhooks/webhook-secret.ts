@@ -1,6 +1,6 @@
-import { config } from '../config';
-import { randomToken } from '../ids';
-import { seal, unseal } from '../security/seal';
+import { config } from '@/server/config';
+import { randomToken } from '@/server/ids';
+import { seal, unseal } from '@/server/security/seal';
 
 /** 256 random bits (the issue asks for at least 192) in base62 after the `whsec_` prefix. */
 export const newWebhookSecret = (): string => `whsec_${randomToken(256)}`;

@@ -1,10 +1,6 @@
-import type { Task } from 'graphile-worker';
-import type { Db } from '../../server/db/client';
-import { prepareDocument } from '../../server/documents/prepare-document';
-import { ZDocumentJob } from './payloads';
+import { prepareDocument } from '@/server/documents/prepare-document';
+import type { TaskHandler } from './task';
 
-export const documentPrepare =
-  (db: Db): Task =>
-  async (payload) => {
-    await prepareDocument(db, ZDocumentJob.parse(payload).documentId);
-  };
+export const documentPrepare: TaskHandler<'document_prepare'> = (db) => async (p) => {
+  await prepareDocument(db, p.documentId);
+};

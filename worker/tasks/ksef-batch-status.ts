@@ -1,13 +1,6 @@
-import type { Task } from 'graphile-worker';
-import { z } from 'zod';
-import type { Db } from '../../server/db/client';
-import { pollBatchStatus } from '../../server/submission/poll-batch-status';
+import { pollBatchStatus } from '@/server/submission/poll-batch-status';
+import type { TaskHandler } from './task';
 
-const ZBatchStatusJob = z.object({ batchId: z.string().min(1), poll: z.number().int().min(0) });
-
-export const ksefBatchStatus =
-  (db: Db): Task =>
-  async (payload) => {
-    const { batchId, poll } = ZBatchStatusJob.parse(payload);
-    await pollBatchStatus(db, batchId, poll);
-  };
+export const ksefBatchStatus: TaskHandler<'ksef_batch_status'> = (db) => async (p) => {
+  await pollBatchStatus(db, p.batchId, p.poll);
+};

@@ -1,10 +1,6 @@
-import type { Task } from 'graphile-worker';
-import type { Db } from '../../server/db/client';
-import { sendDocument } from '../../server/submission/send-document';
-import { ZDocumentJob } from './payloads';
+import { sendDocument } from '@/server/submission/send-document';
+import type { TaskHandler } from './task';
 
-export const ksefSend =
-  (db: Db): Task =>
-  async (payload) => {
-    await sendDocument(db, ZDocumentJob.parse(payload).documentId);
-  };
+export const ksefSend: TaskHandler<'ksef_send'> = (db) => async (p) => {
+  await sendDocument(db, p.documentId);
+};

@@ -1,11 +1,6 @@
-import type { Task } from 'graphile-worker';
-import type { Db } from '../../server/db/client';
-import { pollDocumentStatus } from '../../server/submission/poll-status';
-import { ZStatusJob } from './payloads';
+import { pollDocumentStatus } from '@/server/submission/poll-status';
+import type { TaskHandler } from './task';
 
-export const ksefStatus =
-  (db: Db): Task =>
-  async (payload) => {
-    const { documentId, poll } = ZStatusJob.parse(payload);
-    await pollDocumentStatus(db, documentId, poll);
-  };
+export const ksefStatus: TaskHandler<'ksef_status'> = (db) => async (p) => {
+  await pollDocumentStatus(db, p.documentId, p.poll);
+};

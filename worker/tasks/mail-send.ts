@@ -1,13 +1,8 @@
-import type { Task } from 'graphile-worker';
-import type { Db } from '../../server/db/client';
-import { sendDocumentEmail } from '../../server/mail/send-document-email';
-import { ZDocumentJob } from './payloads';
+import { sendDocumentEmail } from '@/server/mail/send-document-email';
+import type { TaskHandler } from './task';
 
 /** A refusal throws MailRetryError, so graphile-worker retries with its back-off until the job's last attempt. */
-export const mailSend =
-  (db: Db): Task =>
-  async (payload, helpers) => {
-    const { documentId } = ZDocumentJob.parse(payload);
-    const outcome = await sendDocumentEmail(db, documentId, { lastAttempt: helpers.job.attempts >= helpers.job.max_attempts });
-    if (outcome === 'failed') helpers.logger.warn(`e-mail for ${documentId} failed; see the document's mailError`);
-  };
+export const mailSend: TaskHandler<'mail_send'> = (db) => async (p, helpers) => {
+  const outcome = await sendDocumentEmail(db, p.documentId, { lastAttempt: helpers.job.attempts >= helpers.job.max_attempts });
+  if (outcome === 'failed') helpers.logger.warn(`e-mail for ${p.documentId} failed; see the document's mailError`);
+};

@@ -1,13 +1,10 @@
-import type { Task } from 'graphile-worker';
-import type { Db } from '../../server/db/client';
-import { purgeIdempotencyKeys } from '../../server/http/idempotency';
-import { purgeRateLimitWindows } from '../../server/http/rate-limit';
+import { purgeIdempotencyKeys } from '@/server/http/idempotency';
+import { purgeRateLimits } from '@/server/http/rate-limit';
+import type { TaskHandler } from './task';
 
-/** Hourly clean-up: idempotency keys past 24 hours (spec 8) and finished rate-limit windows. */
-export const maintenance =
-  (db: Db): Task =>
-  async (_payload, helpers) => {
-    const purged = await purgeIdempotencyKeys(db);
-    await purgeRateLimitWindows(db);
-    helpers.logger.info(`maintenance: ${purged} idempotency keys purged`);
-  };
+/** Hourly clean-up: idempotency keys past 24 hours (spec 8) and rate-limit rows whose quota is full again. */
+export const maintenance: TaskHandler<'maintenance'> = (db) => async (_p, helpers) => {
+  const purged = await purgeIdempotencyKeys(db);
+  await purgeRateLimits(db);
+  helpers.logger.info(`maintenance: ${purged} idempotency keys purged`);
+};

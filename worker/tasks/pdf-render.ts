@@ -1,10 +1,6 @@
-import type { Task } from 'graphile-worker';
-import type { Db } from '../../server/db/client';
-import { storeDocumentPdf } from '../../server/pdf/store-document-pdf';
-import { ZDocumentJob } from './payloads';
+import { storeDocumentPdf } from '@/server/pdf/store-document-pdf';
+import type { TaskHandler } from './task';
 
-export const pdfRender =
-  (db: Db): Task =>
-  async (payload) => {
-    await storeDocumentPdf(db, ZDocumentJob.parse(payload).documentId);
-  };
+export const pdfRender: TaskHandler<'pdf_render'> = (db) => async (p) => {
+  await storeDocumentPdf(db, p.documentId);
+};

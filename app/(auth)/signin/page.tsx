@@ -1,4 +1,4 @@
-import { SignInForm } from '../../components/sign-in-form';
+import { SignInForm } from '@/app/components/sign-in-form';
 
 export const metadata = { title: 'KSeF Relay · Logowanie' };
 

@@ -1,4 +1,4 @@
-import { getPublicPdf } from '../../../server/api/document-files';
+import { getPublicPdf } from '@/server/api/document-files';
 
 export const dynamic = 'force-dynamic';
 export { getPublicPdf as GET };

@@ -1,4 +1,4 @@
-import { ApiKeysView } from '../../components/api-keys-view';
+import { ApiKeysView } from '@/app/components/api-keys-view';
 
 export default function ApiKeysPage() {
   return <ApiKeysView />;

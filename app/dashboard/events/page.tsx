@@ -1,4 +1,4 @@
-import { EventsView } from '../../components/events-view';
+import { EventsView } from '@/app/components/events-view';
 
 export default function EventsPage() {
   return <EventsView />;

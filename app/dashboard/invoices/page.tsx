@@ -1,4 +1,4 @@
-import { InvoicesTable } from '../../components/invoices-table';
+import { InvoicesTable } from '@/app/components/invoices-table';
 
 export default function InvoicesPage() {
   return <InvoicesTable />;

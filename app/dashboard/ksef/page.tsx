@@ -1,5 +1,11 @@
-import { KsefConnection } from '../../components/ksef-connection';
+import { KsefConnection } from '@/app/components/ksef-connection';
+import { OfflineSettings } from '@/app/components/offline-settings';
 
 export default function KsefPage() {
-  return <KsefConnection />;
+  return (
+    <>
+      <KsefConnection />
+      <OfflineSettings />
+    </>
+  );
 }

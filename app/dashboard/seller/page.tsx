@@ -1,4 +1,4 @@
-import { SellerForm } from '../../components/seller-form';
+import { SellerForm } from '@/app/components/seller-form';
 
 export default function SellerPage() {
   return <SellerForm />;

@@ -1,4 +1,4 @@
-import { WebhooksView } from '../../components/webhooks-view';
+import { WebhooksView } from '@/app/components/webhooks-view';
 
 export default function WebhooksPage() {
   return <WebhooksView />;

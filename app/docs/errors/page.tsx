@@ -1,4 +1,7 @@
-import { ERRORS } from '../../../server/errors';
+import { ERRORS } from '@/server/errors';
+
+/** A route handler's page (Swagger UI), not a React page: a plain link, no client-side navigation. */
+const API_REFERENCE = '/docs/api';
 
 export const metadata = { title: 'Error codes · KSeF Relay' };
 
@@ -9,9 +12,12 @@ export default function ErrorsPage() {
     <main>
       <h1>Error codes</h1>
       <p>
-        Every error has a stable <code>code</code>; programs should rely on it, not on <code>message</code>. Request errors come back at
-        once as <code>{'{ "error": { … } }'}</code> with the HTTP status below; document errors appear later in a document&apos;s{' '}
-        <code>last_error</code>.
+        Every error has a stable <code>code</code>; programs should rely on it, not on <code>message</code>. Request errors come back at once as{' '}
+        <code>{'{ "error": { … } }'}</code> with the HTTP status below; document errors appear later in a document&apos;s <code>last_error</code>.
+      </p>
+      <p>
+        Every endpoint, its parameters, answers and the codes it can give are in the <a href={API_REFERENCE}>API reference</a> (
+        <a href="/openapi.json">OpenAPI 3.1</a>).
       </p>
       <table>
         <thead>

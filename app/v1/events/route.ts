@@ -1,5 +1,5 @@
-import { listEvents } from '../../../server/api/events';
-import { v1Routes } from '../../../server/http/route';
+import { listEvents } from '@/server/api/events';
+import { v1Routes } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE } = v1Routes({ GET: listEvents });

@@ -1,5 +1,5 @@
-import { createWebhookEndpoint, listWebhookEndpoints } from '../../../server/api/webhook-endpoints';
-import { v1Routes } from '../../../server/http/route';
+import { createWebhookEndpoint, listWebhookEndpoints } from '@/server/api/webhook-endpoints';
+import { v1Routes } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE } = v1Routes({ GET: listWebhookEndpoints, POST: createWebhookEndpoint });

@@ -13,7 +13,9 @@ export const users = pgTable('users', {
 export const accounts = pgTable('accounts', {
   id: text().primaryKey(), // acct_…
   email: text(),
-  platform: text({ enum: ['api', 'shopplatform'] }).notNull().default('api'),
+  platform: text({ enum: ['api', 'shopplatform'] })
+    .notNull()
+    .default('api'),
   liveEnabled: boolean().notNull().default(false),
   disabledAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
@@ -22,9 +24,15 @@ export const accounts = pgTable('accounts', {
 export const memberships = pgTable(
   'memberships',
   {
-    userId: text().notNull().references(() => users.id),
-    accountId: text().notNull().references(() => accounts.id),
-    role: text({ enum: ['owner', 'member'] }).notNull().default('owner'),
+    userId: text()
+      .notNull()
+      .references(() => users.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    role: text({ enum: ['owner', 'member'] })
+      .notNull()
+      .default('owner'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.accountId] })],
@@ -34,7 +42,9 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text().primaryKey(), // key_…
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     /** Shown in lists so a person can tell keys apart: `sk_test_` plus 4 characters. */
     prefix: text().notNull(),
@@ -51,12 +61,16 @@ export const apiKeys = pgTable(
 export const accountModes = pgTable(
   'account_modes',
   {
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     sellerNip: text(),
     sellerName: text(),
     sellerAddress1: text(),
     sellerAddress2: text(),
+    /** The seller accounts VAT by the cash method (metoda kasowa, art. 21 ust. 1): FA(3) P_16 = 1. */
+    cashAccounting: boolean().notNull().default(false),
     ksefEnvironment: ksefEnvironmentEnum().notNull(),
     /** AES-256-GCM sealed JSON of the KSeF token or certificate + key (invariant 6). */
     ksefCredential: text(),
@@ -66,6 +80,20 @@ export const accountModes = pgTable(
     ksefConnected: boolean().notNull().default(false),
     ksefCheckError: text().default('not connected'),
     ksefCheckedAt: timestamp({ withTimezone: true }),
+    /** AES-256-GCM sealed { certificatePem, privateKeyPem } of the KSeF certificate of type Offline (KOD II). */
+    offlineCertificate: text(),
+    offlineCertificateSerial: text(),
+    offlineCertificateValidFrom: timestamp({ withTimezone: true }),
+    offlineCertificateValidTo: timestamp({ withTimezone: true }),
+    offlineCertificateSource: text({ enum: ['upload', 'enrolment'] }),
+    /** A KSeF enrolment under way (reference number, sealed key) or its last error. */
+    offlineEnrolment: text(),
+    offlineEnrolmentError: text(),
+    /** off | when KSeF does not answer for offlineDelaySeconds | always (offline-first). */
+    offlinePolicy: text({ enum: ['off', 'when_unavailable', 'always'] })
+      .notNull()
+      .default('off'),
+    offlineDelaySeconds: integer().notNull().default(300),
     planName: text().notNull().default('Unlimited'),
     monthlyLimit: integer(),
     createdAt: createdAt(),

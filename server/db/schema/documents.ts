@@ -1,17 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { documentKindEnum, documentStatusEnum, ksefEnvironmentEnum, modeEnum } from './enums';
 
@@ -20,11 +8,20 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType
 /** The `last_error` object of spec 2.3 as stored (doc_url is added by the serializer). */
 export type StoredError = { type: string; code: string; message: string; param?: string; ksef_code?: number };
 
+/**
+ * A fact about a document that does not stop it but that a person should see (dashboard and timeline): the invoice
+ * is late (art. 106i ust. 1), the buyer's address lacks a postal code and city (art. 106e ust. 1 pkt 3), P_1 was
+ * moved to the sending day, the document went to KSeF in offline mode.
+ */
+export type DocumentWarning = { code: 'invoice_late' | 'buyer_address_incomplete' | 'issue_date_moved' | 'sent_offline'; message: string };
+
 export const documents = pgTable(
   'documents',
   {
     id: text().primaryKey(), // inv_… / cor_…
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     kind: documentKindEnum().notNull(),
     status: documentStatusEnum().notNull().default('pending'),
@@ -56,18 +53,42 @@ export const documents = pgTable(
     mailStatus: text({ enum: ['not_needed', 'pending', 'sent', 'failed'] }),
     mailError: text(),
     attempts: integer().notNull().default(0),
+    /** Warnings recorded while preparing and sending (also on the timeline). */
+    warnings: jsonb()
+      .$type<DocumentWarning[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Issued outside KSeF (offline24): sent with offlineMode true from then on, P_1 fixed in fa3Xml (issue 17). */
+    offlineMode: boolean().notNull().default(false),
+    /** When the offline PDF (KOD I OFFLINE + KOD II CERTYFIKAT) was handed over. */
+    offlineIssuedAt: timestamp({ withTimezone: true }),
+    /** End of the next Warsaw working day after P_1 (art. 106nda VAT Act). */
+    offlineDeadline: timestamp({ withTimezone: true }),
+    /** Set once the deadline passed without a KSeF number; KSeF still accepts, the seller must know. */
+    offlineDeadlineMissed: boolean().notNull().default(false),
+    /** KOD II as printed: signed once (RSA-PSS signatures differ on every signing), reused by every rendering. */
+    offlineKodIiUrl: text(),
+    /** A technical correction: the Base64 SHA-256 of the rejected offline XML it replaces (hashOfCorrectedInvoice). */
+    correctedInvoiceHash: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     seq: bigserial({ mode: 'number' }).notNull(),
   },
   (t) => [
-    uniqueIndex('documents_order_uq').on(t.accountId, t.mode, t.orderExternalId).where(sql`kind = 'invoice'`),
-    uniqueIndex('documents_refund_uq').on(t.accountId, t.mode, t.refundExternalId).where(sql`kind = 'correction'`),
+    uniqueIndex('documents_order_uq')
+      .on(t.accountId, t.mode, t.orderExternalId)
+      .where(sql`kind = 'invoice'`),
+    uniqueIndex('documents_refund_uq')
+      .on(t.accountId, t.mode, t.refundExternalId)
+      .where(sql`kind = 'correction'`),
     uniqueIndex('documents_seq_uq').on(t.seq),
     uniqueIndex('documents_pdf_token_uq').on(t.pdfToken),
     index('documents_newest_idx').on(t.accountId, t.mode, t.seq.desc()),
     index('documents_invoice_idx').on(t.invoiceId),
     index('documents_status_idx').on(t.accountId, t.mode, t.status),
+    index('documents_offline_deadline_idx')
+      .on(t.offlineDeadline)
+      .where(sql`offline_mode and ksef_number is null`),
   ],
 );
 
@@ -75,7 +96,9 @@ export const documentTransitions = pgTable(
   'document_transitions',
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
-    documentId: text().notNull().references(() => documents.id),
+    documentId: text()
+      .notNull()
+      .references(() => documents.id),
     fromStatus: documentStatusEnum(),
     toStatus: documentStatusEnum().notNull(),
     error: jsonb().$type<StoredError>(),
@@ -88,7 +111,9 @@ export const documentTransitions = pgTable(
 export const numberCounters = pgTable(
   'number_counters',
   {
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     series: text({ enum: ['FV', 'KOR'] }).notNull(),
     period: text().notNull(), // YYYY-MM
@@ -99,7 +124,9 @@ export const numberCounters = pgTable(
 
 export const files = pgTable('files', {
   id: text().primaryKey(), // file_…
-  documentId: text().notNull().references(() => documents.id),
+  documentId: text()
+    .notNull()
+    .references(() => documents.id),
   contentType: text().notNull(),
   filename: text().notNull(),
   content: bytea().notNull(),

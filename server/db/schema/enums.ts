@@ -1,20 +1,12 @@
 import { pgEnum } from 'drizzle-orm/pg-core';
+import { DOCUMENT_STATUSES } from '@/server/documents/statuses';
 
 export const modeEnum = pgEnum('mode', ['test', 'live']);
 export const ksefEnvironmentEnum = pgEnum('ksef_environment', ['test', 'demo', 'prod']);
 export const documentKindEnum = pgEnum('document_kind', ['invoice', 'correction']);
-export const documentStatusEnum = pgEnum('document_status', [
-  'pending',
-  'queued',
-  'sending',
-  'accepted',
-  'rejected',
-  'skipped',
-  'waiting_for_plan_limit',
-  'error',
-]);
+export const documentStatusEnum = pgEnum('document_status', DOCUMENT_STATUSES);
 
 export type Mode = (typeof modeEnum.enumValues)[number];
 export type KsefEnvironment = (typeof ksefEnvironmentEnum.enumValues)[number];
 export type DocumentKind = (typeof documentKindEnum.enumValues)[number];
-export type DocumentStatus = (typeof documentStatusEnum.enumValues)[number];
+export type { DocumentStatus } from '@/server/documents/statuses';

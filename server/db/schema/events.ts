@@ -6,7 +6,9 @@ export const events = pgTable(
   'events',
   {
     id: text().primaryKey(), // evt_…
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     type: text().notNull(),
     documentId: text().notNull(),
@@ -22,12 +24,16 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text().primaryKey(), // we_…
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     url: text().notNull(),
     enabledEvents: text().array().notNull(),
     description: text(),
-    status: text({ enum: ['enabled', 'disabled'] }).notNull().default('enabled'),
+    status: text({ enum: ['enabled', 'disabled'] })
+      .notNull()
+      .default('enabled'),
     /** AES-256-GCM sealed `whsec_…` (invariant 6). */
     secret: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -41,8 +47,12 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
-    eventId: text().notNull().references(() => events.id),
-    endpointId: text().notNull().references(() => webhookEndpoints.id),
+    eventId: text()
+      .notNull()
+      .references(() => events.id),
+    endpointId: text()
+      .notNull()
+      .references(() => webhookEndpoints.id),
     attempt: integer().notNull(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
     statusCode: integer(),

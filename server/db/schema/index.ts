@@ -4,3 +4,4 @@ export * from './documents';
 export * from './events';
 export * from './infra';
 export * from './ksef-volume';
+export * from './stores';

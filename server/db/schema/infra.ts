@@ -6,7 +6,9 @@ import { modeEnum } from './enums';
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     key: text().notNull(),
     /** SHA-256 of method, path and body: a different request under the same key is refused. */
@@ -18,27 +20,29 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.accountId, t.mode, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-/** Fixed one-minute windows per API key, shared by every web process. */
-export const rateLimitWindows = pgTable(
-  'rate_limit_windows',
-  {
-    bucket: text().notNull(),
-    windowStart: timestamp({ withTimezone: true }).notNull(),
-    count: integer().notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
-);
+/**
+ * The rate limiter's state per API key (server/http/rate-limit.ts, GCRA), shared by every web process: one row,
+ * updated in place. `tat` has no index, so that the hot path's update stays a HOT update; the hourly purge scans.
+ */
+export const apiRateLimits = pgTable('api_rate_limits', {
+  bucket: text().primaryKey(),
+  tat: timestamp({ withTimezone: true }).notNull(),
+});
 
 /** KSeF authentication and sessions per (account, mode); secrets sealed like credentials. */
 export const ksefSessions = pgTable(
   'ksef_sessions',
   {
     id: text().primaryKey(), // kss_…
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     kind: text({ enum: ['online', 'batch'] }).notNull(),
     referenceNumber: text().notNull(),
-    status: text({ enum: ['open', 'closing', 'closed'] }).notNull().default('open'),
+    status: text({ enum: ['open', 'closing', 'closed'] })
+      .notNull()
+      .default('open'),
     /** Sealed AES key and IV of the session. */
     secret: text().notNull(),
     validUntil: timestamp({ withTimezone: true }),
@@ -51,7 +55,9 @@ export const ksefSessions = pgTable(
 export const ksefTokens = pgTable(
   'ksef_tokens',
   {
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
     credentialVersion: integer().notNull(),
     /** Sealed JSON { accessToken, accessValidUntil, refreshToken, refreshValidUntil }. */

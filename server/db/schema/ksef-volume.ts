@@ -48,9 +48,13 @@ export const ksefBatches = pgTable(
   'ksef_batches',
   {
     id: text().primaryKey(), // ksb_…
-    accountId: text().notNull().references(() => accounts.id),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
     mode: modeEnum().notNull(),
-    status: text({ enum: ['building', 'opened', 'uploaded', 'closed', 'done', 'abandoned'] }).notNull().default('building'),
+    status: text({ enum: ['building', 'opened', 'uploaded', 'closed', 'done', 'abandoned'] })
+      .notNull()
+      .default('building'),
     referenceNumber: text(),
     documentCount: integer().notNull(),
     sessionStatusCode: integer(),
@@ -63,8 +67,12 @@ export const ksefBatches = pgTable(
 export const ksefBatchDocuments = pgTable(
   'ksef_batch_documents',
   {
-    batchId: text().notNull().references(() => ksefBatches.id),
-    documentId: text().notNull().references(() => documents.id),
+    batchId: text()
+      .notNull()
+      .references(() => ksefBatches.id),
+    documentId: text()
+      .notNull()
+      .references(() => documents.id),
     /** The file name inside the ZIP (KSeF's invoiceFileName). */
     fileName: text().notNull(),
   },

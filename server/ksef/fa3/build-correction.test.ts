@@ -1,39 +1,65 @@
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../../errors';
-import type { NormalizedRefund } from '../../orders/types';
-import { mapShopplatformOrder } from '../../orders/woocommerce/map-order';
-import { mapShopplatformRefund } from '../../orders/woocommerce/map-refund';
-import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder4830Eur } from '../../orders/woocommerce/wc-test-payloads';
-import { validateXml } from '../xsd';
+import { AppError } from '@/server/errors';
+import type { NormalizedRefund } from '@/server/orders/types';
+import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
+import { mapShopplatformRefund } from '@/server/orders/woocommerce/map-refund';
+import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';
+import { validateXml } from '@/server/ksef/xsd';
 import { buildCorrectionXml, type CorrectionInput } from './build-correction';
 import type { Seller } from './parts';
 import { allAt, textAt, xmlTree } from './xml-tree';
 
 const SELLER: Seller = {
-  nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa',
-  email: 'faktury@kawowyswiat.example.pl', phone: '+48 22 123 45 67',
+  nip: '5265877635',
+  name: 'Kawowy Świat Sp. z o.o.',
+  address1: 'ul. Marszałkowska 100/5',
+  address2: '00-026 Warszawa',
+  email: 'faktury@kawowyswiat.example.pl',
+  phone: '+48 22 123 45 67',
 };
 const KSEF_NUMBER = '5265877635-20260602-01000016B2C4-ED';
 
 const original4817 = () => ({ order: mapShopplatformOrder(fixtureOrder4817()), number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: KSEF_NUMBER });
 
 function build(input: Partial<CorrectionInput> & { refund: NormalizedRefund }): string {
-  const xml = buildCorrectionXml({ seller: SELLER, original: original4817(), number: 'KOR/2026/06/0001', issueDate: '2026-06-09', systemInfo: 'ksef-relay test', ...input });
+  const xml = buildCorrectionXml({
+    seller: SELLER,
+    original: original4817(),
+    number: 'KOR/2026/06/0001',
+    issueDate: '2026-06-09',
+    systemInfo: 'ksef-relay test',
+    ...input,
+  });
   expect(validateXml(xml, 'fa3')).toEqual({ ok: true });
   return xml;
 }
 
-const refundOf = (over: Partial<NormalizedRefund>): NormalizedRefund => ({ externalId: 'r', reason: null, createdAt: null, lines: [], shippingGrosze: null, shippingRef: null, ...over });
-const jugs = (quantity: number): NormalizedRefund['lines'] => [{ ref: null, invoiceLineRef: 'WC-4817-1002', name: 'Dzbanek', sku: 'DZB-600', quantity, unitPriceGrosze: 5_999, vatRate: 23 }];
+const refundOf = (over: Partial<NormalizedRefund>): NormalizedRefund => ({
+  externalId: 'r',
+  reason: null,
+  createdAt: null,
+  lines: [],
+  shippingGrosze: null,
+  shippingRef: null,
+  ...over,
+});
+const jugs = (quantity: number): NormalizedRefund['lines'] => [
+  { ref: null, invoiceLineRef: 'WC-4817-1002', name: 'Dzbanek', sku: 'DZB-600', quantity, unitPriceGrosze: 5_999, vatRate: 23 },
+];
 
 describe('buildCorrectionXml', () => {
   test('refund 4822 through the WooCommerce mapping equals fa3-kor-pln-refund-4822.xml', () => {
     const refund = mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822());
     const xml = build({ refund, number: 'KOR/2026/06/0003', issueDate: '2026-06-09', issuePlace: 'Warszawa', systemInfo: 'woo-ksef' });
     // the fixture's reason text is edited by hand ("Zwrot towaru: …") and differs from the refund's `reason`
-    const drop = ['DataWytworzeniaFa', 'PrzyczynaKorekty'];
+    // DodatkowyOpis: this service adds the link of each KOR row to its invoice row (asserted below)
+    const drop = ['DataWytworzeniaFa', 'PrzyczynaKorekty', 'DodatkowyOpis'];
     expect(xmlTree(xml, drop)).toEqual(xmlTree(readFixture('fa3-kor-pln-refund-4822.xml'), drop));
     expect(textAt(xmlTree(xml), 'Fa/PrzyczynaKorekty')).toBe(refund.reason);
+    expect(allAt(xmlTree(xml), 'Fa/DodatkowyOpis').map((d) => [textAt(d, 'NrWiersza'), textAt(d, 'Klucz'), textAt(d, 'Wartosc')])).toEqual([
+      ['1', 'Pozycja faktury korygowanej', 'FV/2026/06/0042 poz. 2, UU_ID WC-4817-1002'],
+      ['2', 'Pozycja faktury korygowanej', 'FV/2026/06/0042 poz. 4, UU_ID WC-4817-1004'],
+    ]);
   });
 
   test('a reason is always given: items, shipping or both', () => {
@@ -51,15 +77,28 @@ describe('buildCorrectionXml', () => {
     expect(allAt(t, 'Fa/FaWiersz').map((r) => [textAt(r, 'P_8B'), textAt(r, 'P_9B'), textAt(r, 'P_11A')])).toEqual([['-2', '59.99', '-119.98']]);
   });
 
-  test('a partly refunded shipping is a price-reduction row with quantity 1', () => {
+  test('a partly refunded shipping is a before/after pair: same price, the reduction in P_10, StanPrzed on the before row', () => {
     const t = xmlTree(build({ refund: refundOf({ shippingGrosze: 500 }) }));
-    expect(['P_7', 'P_8A', 'P_8B', 'P_9B', 'P_11A'].map((p) => textAt(t, `Fa/FaWiersz/${p}`))).toEqual(['Dostawa - Kurier DPD – obniżka ceny', 'usł.', '1', '-5.00', '-5.00']);
+    const rows = allAt(t, 'Fa/FaWiersz').map((r) => ['NrWierszaFa', 'P_7', 'P_8B', 'P_9B', 'P_10', 'P_11A', 'StanPrzed'].map((p) => textAt(r, p)));
+    expect(rows).toEqual([
+      ['1', 'Dostawa - Kurier DPD', '1', '20.00', null, '20.00', '1'],
+      ['2', 'Dostawa - Kurier DPD', '1', '20.00', '5.00', '15.00', null],
+    ]);
+    expect(['P_13_1', 'P_14_1', 'P_15'].map((p) => textAt(t, `Fa/${p}`))).toEqual(['-4.06', '-0.94', '-5.00']);
   });
 
   test('a EUR correction reuses the original rate; P_14_xW is the PLN difference of the cumulative VAT', () => {
     const exchangeRate = { rate: '4.2322', date: '2026-05-29', table: '103/A/NBP/2026' };
-    const original = { order: mapShopplatformOrder(wcOrder4830Eur()), number: 'FV/2026/06/0017', issueDate: '2026-06-01', ksefNumber: '5265877635-20260601-0100000A1B2C-7F', exchangeRate };
-    const refund = refundOf({ lines: [{ ref: null, invoiceLineRef: 'WC-4830-2001', name: 'Młynek', sku: null, quantity: 1, unitPriceGrosze: 24_900, vatRate: 23 }] });
+    const original = {
+      order: mapShopplatformOrder(wcOrder4830Eur()),
+      number: 'FV/2026/06/0017',
+      issueDate: '2026-06-01',
+      ksefNumber: '5265877635-20260601-0100000A1B2C-7F',
+      exchangeRate,
+    };
+    const refund = refundOf({
+      lines: [{ ref: null, invoiceLineRef: 'WC-4830-2001', name: 'Młynek', sku: null, quantity: 1, unitPriceGrosze: 24_900, vatRate: 23 }],
+    });
     const t = xmlTree(build({ original, refund }));
     // 23 %: 513.00 → 264.00 EUR; VAT 95.93 → 49.37; PLN 405.99 → 208.94
     expect(['KodWaluty', 'P_13_1', 'P_14_1', 'P_14_1W', 'P_15'].map((p) => textAt(t, `Fa/${p}`))).toEqual(['EUR', '-202.44', '-46.56', '-197.05', '-249.00']);
@@ -82,5 +121,39 @@ describe('buildCorrectionXml', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('invoice_build_failed');
     expect((error as AppError).message).toMatch(message);
+  });
+});
+
+describe('issue 13: the KOR keeps the invoice facts and names the invoice rows', () => {
+  test('Adnotacje as on the invoice (P_16, P_18A); rows keep P_12_Zal_15; derived UU_IDs link KOR rows to invoice rows', () => {
+    const order = mapShopplatformOrder(fixtureOrder4817());
+    const big = {
+      ...order,
+      lines: order.lines.map((l, i) =>
+        i === 0 ? { ...l, ref: null, unitPriceGrosze: 1_600_000, grossGrosze: 1_600_000, annex15: true } : { ...l, ref: null },
+      ),
+    };
+    const original = { ...original4817(), order: big, documentId: 'inv_A' };
+    const refund = refundOf({
+      lines: [{ ref: null, invoiceLineRef: null, name: big.lines[0]!.name, sku: big.lines[0]!.sku, quantity: 1, unitPriceGrosze: 1_600_000, vatRate: 23 }],
+    });
+    const t = xmlTree(build({ original, refund, documentId: 'cor_B', seller: { ...SELLER, cashAccounting: true } }));
+    expect(
+      ['Fa/Adnotacje/P_16', 'Fa/Adnotacje/P_18A', 'Fa/FaWiersz/P_12_Zal_15', 'Fa/FaWiersz/UU_ID', 'Fa/DodatkowyOpis/Wartosc'].map((p) => textAt(t, p)),
+    ).toEqual(['1', '1', '1', 'cor_B-1', 'FV/2026/06/0042 poz. 1, UU_ID inv_A-1']);
+  });
+
+  test('a discounted line returned item by item: P_9B as invoiced, the discount share in P_10, never more than invoiced', () => {
+    const order = mapShopplatformOrder(fixtureOrder4817());
+    // 3 jugs at 59.99 with a 10.00 discount on the line: 169.97
+    const discounted = { ...order, lines: order.lines.map((l) => (l.ref === 'WC-4817-1002' ? { ...l, discountGrosze: 1_000, grossGrosze: 16_997 } : l)) };
+    const jug = (unitPriceGrosze: number) =>
+      refundOf({ lines: [{ ref: null, invoiceLineRef: 'WC-4817-1002', name: 'Dzbanek', sku: null, quantity: 1, unitPriceGrosze, vatRate: 23 }] });
+    const rows = (earlier: NormalizedRefund[]) =>
+      allAt(xmlTree(build({ original: { ...original4817(), order: discounted }, earlierRefunds: earlier, refund: jug(5_666) })), 'Fa/FaWiersz').map((r) =>
+        ['P_8B', 'P_9B', 'P_10', 'P_11A'].map((p) => textAt(r, p)),
+      );
+    expect(rows([])).toEqual([['-1', '59.99', '-3.33', '-56.66']]);
+    expect(rows([jug(5_666), jug(5_666)])).toEqual([['-1', '59.99', '-3.33', '-56.66']]);
   });
 });

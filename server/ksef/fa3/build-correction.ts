@@ -1,24 +1,49 @@
-import { AppError } from '../../errors';
-import { formatGrosze } from '../../orders/money';
-import { computeCorrection } from '../../orders/totals';
-import type { NormalizedOrder, NormalizedRefund } from '../../orders/types';
+import { AppError } from '@/server/errors';
+import { formatGrosze } from '@/server/orders/money';
+import { computeCorrection, rowDelta } from '@/server/orders/totals';
+import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
+import type { VatRate } from '@/server/orders/vat';
 import type { ExchangeRate } from './exchange-rate';
 import { toPlnGrosze } from './exchange-rate';
-import { currencyRate } from './build-invoice';
+import { currencyRate, invoiceAnnotations, invoiceRows, shippingName } from './build-invoice';
 import {
-  adnotacje, bucketFields, buildFailed, checkIssueDate, checkNumber, checkSums, FA3_NAMESPACE, faWiersz, naglowek, podmiot1, podmiot2, type Row, type Seller,
+  adnotacje,
+  bucketFields,
+  buildFailed,
+  checkIssueDate,
+  checkNumber,
+  checkSums,
+  FA3_NAMESPACE,
+  faWiersz,
+  naglowek,
+  podmiot1,
+  podmiot2,
+  podmiot3,
+  rowId,
+  type Row,
+  type Seller,
 } from './parts';
 import { cleanText, el, opt, serializeXml } from './xml';
 
 export type CorrectionInput = {
   seller: Seller;
   /** the corrected VAT invoice as accepted by KSeF */
-  original: { order: NormalizedOrder; number: string; issueDate: string; ksefNumber: string; exchangeRate?: ExchangeRate };
+  original: {
+    order: NormalizedOrder;
+    number: string;
+    issueDate: string;
+    ksefNumber: string;
+    exchangeRate?: ExchangeRate;
+    /** base of the invoice rows' derived UU_IDs, as given when it was built; defaults to its number */
+    documentId?: string;
+  };
   /** corrections of the same invoice issued before this one, oldest first */
   earlierRefunds?: readonly NormalizedRefund[];
   refund: NormalizedRefund;
   /** P_2 of the KOR, from its own series */
   number: string;
+  /** base of the KOR rows' derived UU_IDs (the correction's document id); defaults to its number */
+  documentId?: string;
   issueDate: string;
   issuePlace?: string;
   systemInfo: string;
@@ -33,9 +58,12 @@ function defaultReason(refund: NormalizedRefund): string {
 }
 
 /**
- * The FA(3) KOR of a refund (domain/kor-mapping.md): TypKorekty 2, the original's KSeF number, difference rows
- * with negative quantities and per-rate differences of the cumulative buckets. A foreign-currency correction
- * converts at the original's rate (art. 31a ust. 2a). order_unprocessable from the refund maths becomes invoice_build_failed.
+ * The FA(3) KOR of a refund (domain/kor-mapping.md): TypKorekty 2, the original's KSeF number, rows that take the
+ * invoice row's unit price (difference rows with negative quantities for returns; before/after rows with StanPrzed
+ * when a price is reduced, see computeCorrection) and per-rate differences of the cumulative buckets. Each KOR row
+ * names the invoice row it corrects in DodatkowyOpis (number and UU_ID; FA(3) has no row-link element). A
+ * foreign-currency correction converts at the original's rate (art. 31b ust. 1 of the VAT act). Adnotacje are the
+ * original's. order_unprocessable from the refund maths becomes invoice_build_failed.
  */
 export function buildCorrectionXml(input: CorrectionInput): string {
   const { original, refund } = input;
@@ -51,15 +79,42 @@ export function buildCorrectionXml(input: CorrectionInput): string {
   } catch (err) {
     throw err instanceof AppError ? buildFailed(err.message) : err;
   }
-  const rows = correction.rows.map((r): Row => ({
-    ref: r.ref, name: r.name, sku: r.sku, unit: r.kind === 'shipping' ? 'usł.' : 'szt.', quantity: r.quantity,
-    unitPrice: formatGrosze(r.unitPriceGrosze), discountGrosze: null, grossGrosze: r.grossGrosze, rate: r.vatRate,
+  const idBase = input.documentId ?? input.number;
+  const rows = correction.rows.map((r, i): Row => ({
+    uuId: rowId(r.ref, idBase, i),
+    name: r.kind === 'shipping' ? shippingName(r.name) : r.name,
+    sku: r.sku,
+    unit: r.kind === 'shipping' ? 'usł.' : 'szt.',
+    quantity: r.quantity,
+    unitPrice: formatGrosze(r.unitPriceGrosze),
+    discountGrosze: r.discountGrosze || null,
+    grossGrosze: r.grossGrosze,
+    rate: r.vatRate,
+    annex15: r.annex15,
+    before: r.state === 'before',
   }));
-  checkSums(rows, correction.buckets, correction.grossGrosze);
+  checkSums(
+    rows.map((r, i) => ({ rate: r.rate, grossGrosze: rowDelta(correction.rows[i]!) })),
+    correction.buckets,
+    correction.grossGrosze,
+  );
+  const invoiceIds = invoiceRows(original.order, original.documentId ?? original.number).map((r) => r.uuId);
+  // one note per corrected invoice row, on its first KOR row (tax-rules.md §1.5)
+  const links = correction.rows.flatMap((r, i) =>
+    r.state === 'after'
+      ? []
+      : [
+          el('DodatkowyOpis', [
+            el('NrWiersza', i + 1),
+            el('Klucz', 'Pozycja faktury korygowanej'),
+            el('Wartosc', cleanText(`${original.number} poz. ${r.invoiceRow + 1}, UU_ID ${invoiceIds[r.invoiceRow]}`)),
+          ]),
+        ],
+  );
   const byRate = new Map(correction.buckets.map((b) => [b.rate, b]));
   // ΔW = round2(V_after × rate) − round2(V_before × rate), so the PLN VAT never drifts across corrections (kor-mapping.md §6)
   const vatPln = fx
-    ? (b: { rate: 23 | 8 | 5 | 0 }) => {
+    ? (b: { rate: VatRate }) => {
         const full = byRate.get(b.rate);
         if (!full) throw buildFailed(`no bucket for ${b.rate} %`);
         return toPlnGrosze(full.after.vatGrosze, fx.micros) - toPlnGrosze(full.before.vatGrosze, fx.micros);
@@ -73,7 +128,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     el('P_2', checkNumber(input.number, 'correction number')),
     ...bucketFields(correction.buckets, vatPln),
     el('P_15', formatGrosze(correction.grossGrosze)),
-    adnotacje(),
+    adnotacje(invoiceAnnotations(input.seller, original.order, fx)),
     el('RodzajFaktury', 'KOR'),
     el('PrzyczynaKorekty', cleanText(refund.reason ?? '') || defaultReason(refund)),
     el('TypKorekty', '2'), // takes effect at the KOR's date: returns and refunds
@@ -84,7 +139,13 @@ export function buildCorrectionXml(input: CorrectionInput): string {
       el('NrKSeFFaKorygowanej', original.ksefNumber),
     ]),
     fx?.note,
+    ...links,
     ...rows.map((row, i) => faWiersz(row, i, fx?.text ?? null)),
   ]);
-  return serializeXml(el('Faktura', [naglowek(input.systemInfo, input.generatedAt ?? new Date()), podmiot1(input.seller), podmiot2(original.order.buyer), fa], { xmlns: FA3_NAMESPACE }));
+  const buyer = original.order.buyer;
+  return serializeXml(
+    el('Faktura', [naglowek(input.systemInfo, input.generatedAt ?? new Date()), podmiot1(input.seller), podmiot2(buyer), podmiot3(buyer), fa], {
+      xmlns: FA3_NAMESPACE,
+    }),
+  );
 }

@@ -1,10 +1,26 @@
-import { warsawDate } from '../../orders/dates';
-import { formatGrosze, formatGroszeQuotient } from '../../orders/money';
-import { computeTotals } from '../../orders/totals';
-import type { NormalizedOrder, PaymentMethod } from '../../orders/types';
+import { warsawDate } from '@/server/orders/dates';
+import { formatGrosze } from '@/server/orders/money';
+import { computeTotals } from '@/server/orders/totals';
+import type { NormalizedOrder, PaymentMethod } from '@/server/orders/types';
 import { describeRate, type ExchangeRate, formatRate, rateMicros, toPlnGrosze } from './exchange-rate';
 import {
-  adnotacje, bucketFields, buildFailed, checkIssueDate, checkNumber, checkSums, FA3_NAMESPACE, faWiersz, naglowek, podmiot1, podmiot2, type Row, type Seller,
+  adnotacje,
+  type Annotations,
+  bucketFields,
+  buildFailed,
+  checkIssueDate,
+  checkNumber,
+  checkSums,
+  FA3_NAMESPACE,
+  faWiersz,
+  naglowek,
+  podmiot1,
+  podmiot2,
+  podmiot3,
+  rowId,
+  type Row,
+  type Seller,
+  splitPayment,
 } from './parts';
 import { cleanText, el, opt, serializeXml, type XmlElement } from './xml';
 
@@ -13,6 +29,8 @@ export type InvoiceInput = {
   order: NormalizedOrder;
   /** P_2, from the service's own series */
   number: string;
+  /** base of the rows' derived UU_IDs (the document id); defaults to the number */
+  documentId?: string;
   /** P_1, Europe/Warsaw calendar date */
   issueDate: string;
   issuePlace?: string;
@@ -26,23 +44,44 @@ export type InvoiceInput = {
 /** TFormaPlatnosci (fa3-mapping.md §12). */
 const PAYMENT_FORM: Record<PaymentMethod, string> = { cash: '1', card: '2', transfer: '6', mobile: '7' };
 
+/** The shipping row's name says what it is (fa3-mapping.md §11: "Dostawa - <method>"), unless the name already does. */
+export const shippingName = (name: string): string => (/^(dostawa|wysyłka|przesyłka|transport)\b/i.test(name.trim()) ? name : `Dostawa - ${name}`);
+
 /**
- * Gross method rows (P_9B, P_11A). A discount goes into the unit price when that price is exact within
- * TKwotowy2's 8 decimals (the preferred encoding, fa3-mapping.md §11), else P_9B is the undiscounted price and P_10 the discount.
+ * Gross method rows (P_9B, P_11A). One discount convention everywhere (tax-rules.md §2, art. 106e ust. 1 pkt 10):
+ * P_9B is the gross unit price before the line discount and P_10 the line's gross discount, never both in one; so
+ * P_9B always has exactly two decimals (whole grosze) and P_11A = P_8B × P_9B − P_10.
  */
-export function invoiceRows(order: NormalizedOrder): Row[] {
-  const lines = order.lines.map((l): Row => {
-    if (l.quantity * l.unitPriceGrosze - l.discountGrosze !== l.grossGrosze) throw buildFailed(`line "${l.name}": quantity × unit price − discount ≠ line value`);
-    const discounted = l.discountGrosze === 0 ? formatGrosze(l.unitPriceGrosze) : formatGroszeQuotient(l.grossGrosze, l.quantity);
+export function invoiceRows(order: NormalizedOrder, idBase: string): Row[] {
+  const lines = order.lines.map((l, i): Row => {
+    if (l.quantity * l.unitPriceGrosze - l.discountGrosze !== l.grossGrosze)
+      throw buildFailed(`line "${l.name}": quantity × unit price − discount ≠ line value`);
     return {
-      ref: l.ref, name: l.name, sku: l.sku, unit: 'szt.', quantity: l.quantity,
-      unitPrice: discounted ?? formatGrosze(l.unitPriceGrosze),
-      discountGrosze: discounted === null ? l.discountGrosze : null,
-      grossGrosze: l.grossGrosze, rate: l.vatRate,
+      uuId: rowId(l.ref, idBase, i),
+      name: l.name,
+      sku: l.sku,
+      unit: 'szt.',
+      quantity: l.quantity,
+      unitPrice: formatGrosze(l.unitPriceGrosze),
+      discountGrosze: l.discountGrosze || null,
+      grossGrosze: l.grossGrosze,
+      rate: l.vatRate,
+      annex15: l.annex15,
+      before: false,
     };
   });
-  const shipping = order.shipping.map((s): Row => ({
-    ref: s.ref, name: s.name, sku: null, unit: 'usł.', quantity: 1, unitPrice: formatGrosze(s.grossGrosze), discountGrosze: null, grossGrosze: s.grossGrosze, rate: s.vatRate,
+  const shipping = order.shipping.map((s, i): Row => ({
+    uuId: rowId(s.ref, idBase, order.lines.length + i),
+    name: shippingName(s.name),
+    sku: null,
+    unit: 'usł.',
+    quantity: 1,
+    unitPrice: formatGrosze(s.grossGrosze),
+    discountGrosze: null,
+    grossGrosze: s.grossGrosze,
+    rate: s.vatRate,
+    annex15: false,
+    before: false,
   }));
   return [...lines, ...shipping];
 }
@@ -61,13 +100,25 @@ export function currencyRate(currency: string, rate: ExchangeRate | undefined): 
   };
 }
 
+/** Adnotacje of an invoice (and, unchanged, of its corrections): P_16 from the seller, P_18A from the order. */
+export function invoiceAnnotations(seller: Seller, order: NormalizedOrder, fx: { micros: bigint } | null): Annotations {
+  const total = computeTotals(order).grossGrosze;
+  return { cashAccounting: seller.cashAccounting === true, splitPayment: splitPayment(order, fx ? toPlnGrosze(total, fx.micros) : total) };
+}
+
+/**
+ * P_6: the delivery (or completion) date when the order gives one, else the payment date, the tax point of a prepaid
+ * order (art. 19a ust. 8, fa3-mapping.md §6.1); omitted when it is the issue date (art. 106e ust. 1 pkt 6).
+ */
+export const supplyDate = (order: NormalizedOrder): string => order.deliveredAt ?? warsawDate(order.paidAt);
+
 /** The FA(3) VAT invoice of a paid order (domain/fa3-mapping.md); throws invoice_build_failed when the data cannot make one. */
 export function buildInvoiceXml(input: InvoiceInput): string {
   const { order } = input;
   const issueDate = checkIssueDate(input.issueDate, 'issue date');
   const taxPoint = warsawDate(order.paidAt);
   const fx = currencyRate(order.currency, input.exchangeRate);
-  const rows = invoiceRows(order);
+  const rows = invoiceRows(order, input.documentId ?? input.number);
   const totals = computeTotals(order);
   if (totals.grossGrosze <= 0) throw buildFailed('the invoice total must be above zero');
   checkSums(rows, totals.buckets, totals.grossGrosze);
@@ -77,10 +128,10 @@ export function buildInvoiceXml(input: InvoiceInput): string {
     el('P_1', issueDate),
     opt('P_1M', input.issuePlace && cleanText(input.issuePlace)),
     el('P_2', checkNumber(input.number, 'invoice number')),
-    taxPoint !== issueDate && el('P_6', taxPoint), // the payment date is the tax point of a prepaid order (fa3-mapping.md §6.1)
+    supplyDate(order) !== issueDate && el('P_6', supplyDate(order)),
     ...bucketFields(totals.buckets, fx ? (b) => toPlnGrosze(b.vatGrosze, fx.micros) : undefined),
     el('P_15', formatGrosze(totals.grossGrosze)),
-    adnotacje(),
+    adnotacje(invoiceAnnotations(input.seller, order, fx)),
     el('RodzajFaktury', 'VAT'),
     fx?.note,
     ...rows.map((row, i) => faWiersz(row, i, fx?.text ?? null)),
@@ -89,5 +140,9 @@ export function buildInvoiceXml(input: InvoiceInput): string {
       el('Zamowienia', [opt('DataZamowienia', order.createdAt && warsawDate(order.createdAt)), el('NrZamowienia', cleanText(order.number))]),
     ]),
   ]);
-  return serializeXml(el('Faktura', [naglowek(input.systemInfo, input.generatedAt ?? new Date()), podmiot1(input.seller), podmiot2(order.buyer), fa], { xmlns: FA3_NAMESPACE }));
+  return serializeXml(
+    el('Faktura', [naglowek(input.systemInfo, input.generatedAt ?? new Date()), podmiot1(input.seller), podmiot2(order.buyer), podmiot3(order.buyer), fa], {
+      xmlns: FA3_NAMESPACE,
+    }),
+  );
 }

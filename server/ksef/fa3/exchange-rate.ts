@@ -1,4 +1,4 @@
-import { AppError } from '../../errors';
+import { AppError } from '@/server/errors';
 
 /** An NBP table A rate as stored with the invoice (domain/nbp.md): `rate` is the mid as decimal text, e.g. "4.2322". */
 export type ExchangeRate = { rate: string; date: string; table: string };
@@ -9,7 +9,11 @@ const RATE = /^(\d{1,6})(?:\.(\d{1,6}))?$/;
 export function rateMicros(rate: ExchangeRate): bigint {
   const m = RATE.exec(rate.rate.trim());
   if (!m || !/^\d{4}-\d{2}-\d{2}$/.test(rate.date) || !rate.table.trim()) {
-    throw new AppError('invoice_build_failed', undefined, `exchange rate ${JSON.stringify(rate)} is not an NBP rate with at most 6 decimals, a date and a table number`);
+    throw new AppError(
+      'invoice_build_failed',
+      undefined,
+      `exchange rate ${JSON.stringify(rate)} is not an NBP rate with at most 6 decimals, a date and a table number`,
+    );
   }
   const micros = BigInt(m[1] ?? '0') * 1_000_000n + BigInt((m[2] ?? '').padEnd(6, '0'));
   if (micros === 0n) throw new AppError('invoice_build_failed', undefined, 'the exchange rate is zero');

@@ -5,14 +5,25 @@ export type Tree = { name: string; attrs: Record<string, string>; text: string |
 
 type Ordered = Record<string, unknown> & { ':@'?: Record<string, string> };
 
-const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: true, ignoreDeclaration: true });
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+});
 
 function convert(node: Ordered, drop: ReadonlySet<string>): Tree | null {
   const name = Object.keys(node).find((k) => k !== ':@');
   if (!name || drop.has(name)) return null;
   const content = node[name] as Ordered[];
   const textNode = content.find((c) => '#text' in c);
-  const children = content.filter((c) => !('#text' in c)).map((c) => convert(c, drop)).filter((t): t is Tree => t !== null);
+  const children = content
+    .filter((c) => !('#text' in c))
+    .map((c) => convert(c, drop))
+    .filter((t): t is Tree => t !== null);
   return { name, attrs: { ...(node[':@'] ?? {}) }, text: textNode ? String(textNode['#text']) : null, children };
 }
 

@@ -3,7 +3,7 @@
  * in schema order and absent optional elements are simply `undefined` children.
  */
 export type XmlElement = { name: string; attrs?: Record<string, string>; children: XmlElement[] | string };
-type Child = XmlElement | undefined | null | false | "";
+type Child = XmlElement | undefined | null | false | '';
 
 /** An element with text, or with child elements (undefined/false children are skipped). */
 export function el(name: string, content: string | number | readonly Child[], attrs?: Record<string, string>): XmlElement {
@@ -16,20 +16,17 @@ export function opt(name: string, content: string | number | null | undefined): 
   return content === null || content === undefined || String(content).trim() === '' ? undefined : el(name, content);
 }
 
-// XML 1.0 forbids most C0 controls, unpaired surrogates and U+FFFE/U+FFFF; KSeF rejects such documents
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text as FA(3) xsd:token wants it: no forbidden characters, whitespace collapsed, trimmed, at most `max` characters. */
-export function cleanText(text: string, max = 256): string {
-  return [...text.replace(FORBIDDEN, ' ').replace(/\s+/g, ' ').trim()].slice(0, max).join('').trim();
-}
+/** The intake's sanitizer (server/orders/text.ts): the builder and the intake clean text the same way. */
+export { cleanText } from '@/server/orders/text';
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
 
 function write(node: XmlElement, depth: number, out: string[]): void {
   const pad = '  '.repeat(depth);
-  const attrs = Object.entries(node.attrs ?? {}).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  const attrs = Object.entries(node.attrs ?? {})
+    .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+    .join('');
   if (typeof node.children === 'string') {
     out.push(`${pad}<${node.name}${attrs}>${escapeText(node.children)}</${node.name}>`);
     return;

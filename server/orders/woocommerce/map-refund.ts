@@ -1,6 +1,7 @@
-import { AppError } from '../../errors';
-import { toAppError } from '../input-errors';
-import type { NormalizedRefund, NormalizedRefundLine } from '../types';
+import { AppError } from '@/server/errors';
+import { toAppError } from '@/server/orders/input-errors';
+import { cleanText } from '@/server/orders/text';
+import type { NormalizedRefund, NormalizedRefundLine } from '@/server/orders/types';
 import { decodeEntities, gmtToIso, metaText, resolveRate, wcGrosze } from './wc-values';
 import { ZWcOrder, ZWcRefund } from './wc-schema';
 
@@ -30,11 +31,19 @@ export function mapShopplatformRefund(wcOrder: unknown, wcRefund: unknown): Norm
   const r = parsed.data;
   const taxLines = [...r.tax_lines, ...o.tax_lines];
 
-  const returned = [...r.line_items.map((item, i) => ({ item, at: `${ROOT}.line_items[${i}]` })), ...r.fee_lines.map((item, i) => ({ item: { ...item, quantity: -1 }, at: `${ROOT}.fee_lines[${i}]` }))];
+  const returned = [
+    ...r.line_items.map((item, i) => ({ item, at: `${ROOT}.line_items[${i}]` })),
+    ...r.fee_lines.map((item, i) => ({ item: { ...item, quantity: -1 }, at: `${ROOT}.fee_lines[${i}]` })),
+  ];
   const lines = returned.flatMap(({ item, at }): NormalizedRefundLine[] => {
     const gross = -(wcGrosze(item.total, `${at}.total`) + wcGrosze(item.total_tax, `${at}.total_tax`));
     if (gross === 0 && item.quantity === 0) return [];
-    if (item.quantity === 0) throw new AppError('order_unprocessable', `${at}.quantity`, 'a value-only refund of a line (quantity 0) cannot become a difference row with returned items');
+    if (item.quantity === 0)
+      throw new AppError(
+        'order_unprocessable',
+        `${at}.quantity`,
+        'a value-only refund of a line (quantity 0) cannot become a difference row with returned items',
+      );
     if (item.quantity > 0 || gross < 0) throw new AppError('order_unprocessable', `${at}.quantity`, 'refund quantities and amounts must be negative');
     const originalId = metaText(item.meta_data, '_refunded_item_id');
     const original = [...o.line_items, ...o.fee_lines].find((l) => String(l.id) === originalId);
@@ -44,7 +53,7 @@ export function mapShopplatformRefund(wcOrder: unknown, wcRefund: unknown): Norm
       {
         ref: `WC-${r.id}-${item.id}`,
         invoiceLineRef: originalId ? `WC-${o.id}-${originalId}` : null,
-        name: name.slice(0, 512),
+        name: cleanText(name, 512),
         sku: sku && sku.length <= 50 ? sku : null,
         vatRate: resolveRate(item.taxes, taxLines, `${at}.taxes`),
       },
@@ -53,16 +62,23 @@ export function mapShopplatformRefund(wcOrder: unknown, wcRefund: unknown): Norm
     );
   });
 
-  const shippingGross = -r.shipping_lines.reduce((s, l, i) => s + wcGrosze(l.total, `${ROOT}.shipping_lines[${i}].total`) + wcGrosze(l.total_tax, `${ROOT}.shipping_lines[${i}].total_tax`), 0);
+  const shippingGross = -r.shipping_lines.reduce(
+    (s, l, i) => s + wcGrosze(l.total, `${ROOT}.shipping_lines[${i}].total`) + wcGrosze(l.total_tax, `${ROOT}.shipping_lines[${i}].total_tax`),
+    0,
+  );
   if (shippingGross < 0) throw new AppError('order_unprocessable', `${ROOT}.shipping_lines`, 'refunded shipping must be negative');
   const [firstShipping] = r.shipping_lines;
   if (lines.length === 0 && shippingGross === 0) {
-    throw new AppError('order_unprocessable', `${ROOT}.line_items`, 'an amount-only refund cannot be split by VAT rate: refund items or shipping in WooCommerce');
+    throw new AppError(
+      'order_unprocessable',
+      `${ROOT}.line_items`,
+      'an amount-only refund cannot be split by VAT rate: refund items or shipping in WooCommerce',
+    );
   }
-  const reason = r.reason?.trim();
+  const reason = r.reason && cleanText(r.reason, 256);
   return {
     externalId: String(r.id),
-    reason: reason ? reason.slice(0, 256) : null,
+    reason: reason || null,
     createdAt: r.date_created_gmt ? gmtToIso(r.date_created_gmt, `${ROOT}.date_created_gmt`) : null,
     lines,
     shippingGrosze: shippingGross > 0 ? shippingGross : null,

@@ -5,7 +5,10 @@ import { z } from 'zod';
  * Unknown keys are ignored; shapes are lenient where shops differ (nulls, numbers as meta values).
  */
 const money = z.string();
-const optionalText = z.string().nullish().transform((v) => v ?? '');
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
 const id = z.number().int();
 
 const ZWcMeta = z.object({ key: z.string(), value: z.unknown() });
@@ -55,17 +58,19 @@ export const ZWcOrder = z.object({
   total: money,
   customer_id: z.number().int().nullish(),
   payment_method: z.string().nullish(),
-  billing: z.object({
-    first_name: optionalText,
-    last_name: optionalText,
-    company: optionalText,
-    address_1: optionalText,
-    address_2: optionalText,
-    city: optionalText,
-    postcode: optionalText,
-    country: optionalText,
-    email: optionalText,
-  }).catchall(z.unknown()),
+  billing: z
+    .object({
+      first_name: optionalText,
+      last_name: optionalText,
+      company: optionalText,
+      address_1: optionalText,
+      address_2: optionalText,
+      city: optionalText,
+      postcode: optionalText,
+      country: optionalText,
+      email: optionalText,
+    })
+    .catchall(z.unknown()),
   meta_data: z.array(ZWcMeta).default([]),
   line_items: z.array(ZWcLineItem),
   shipping_lines: z.array(ZWcShippingLine).default([]),

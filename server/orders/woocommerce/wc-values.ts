@@ -1,11 +1,27 @@
-import { AppError } from '../../errors';
-import { parseGrosze } from '../money';
-import { parseVatRate, type VatRate } from '../vat';
+import { AppError } from '@/server/errors';
+import { parseGrosze } from '@/server/orders/money';
+import { parseVatRate, vatRateList, type VatRate } from '@/server/orders/vat';
 import type { WcTax, WcTaxLine } from './wc-schema';
 
 /** Small readers shared by the order and refund mappings; `param` paths are full JSON paths. */
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', times: '×', hellip: '…', bdquo: '„', rdquo: '”', ldquo: '“', rsquo: '’', lsquo: '‘' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  ndash: '–',
+  mdash: '—',
+  times: '×',
+  hellip: '…',
+  bdquo: '„',
+  rdquo: '”',
+  ldquo: '“',
+  rsquo: '’',
+  lsquo: '‘',
+};
 
 /** Product names come HTML-escaped from WordPress (`&ndash;`, `&#8211;`); invoices need the characters. */
 export function decodeEntities(text: string): string {
@@ -35,14 +51,16 @@ const isZero = (v: string | number | null | undefined) => v === null || v === un
 export function resolveRate(taxes: readonly WcTax[], taxLines: readonly WcTaxLine[], param: string): VatRate {
   // a line a coupon made free still shows its rate in the tax before the discount
   const charged = taxes.some((t) => !isZero(t.total)) ? taxes.filter((t) => !isZero(t.total)) : taxes.filter((t) => !isZero(t.subtotal));
-  if (charged.length > 1) throw new AppError('vat_rate_unsupported', param, `${param}: several tax rates on one item (compound or stacked taxes) are not Polish VAT`);
+  if (charged.length > 1)
+    throw new AppError('vat_rate_unsupported', param, `${param}: several tax rates on one item (compound or stacked taxes) are not Polish VAT`);
   const percentOf = (t: WcTax) => taxLines.find((l) => l.rate_id === t.id)?.rate_percent;
   const [tax] = charged;
   if (tax) {
     const percent = percentOf(tax);
-    if (percent === null || percent === undefined) throw new AppError('vat_rate_missing', param, `${param}: tax rate ${tax.id} has no rate_percent in tax_lines`);
+    if (percent === null || percent === undefined)
+      throw new AppError('vat_rate_missing', param, `${param}: tax rate ${tax.id} has no rate_percent in tax_lines`);
     const rate = parseVatRate(String(percent));
-    if (rate === null || rate === 0) throw new AppError('vat_rate_unsupported', param, `${param}: rate ${percent} % is not one of 23, 8, 5, 0`);
+    if (rate === null || rate === 0) throw new AppError('vat_rate_unsupported', param, `${param}: rate ${percent} % is not one of ${vatRateList()}`);
     return rate;
   }
   if (taxes.some((t) => percentOf(t) === 0)) return 0;

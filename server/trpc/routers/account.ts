@@ -1,21 +1,20 @@
 import { z } from 'zod';
-import { getAccountMode, getAccountOverview, isSellerConfigured, updateSeller } from '../../accounts/account-settings';
-import { countByStatus } from '../../dashboard/count-by-status';
-import { listDocumentsPerDay } from '../../dashboard/documents-per-day';
-import { getQueueDepth } from '../../dashboard/queue-depth';
-import { getSetupChecklist } from '../../dashboard/setup-checklist';
-import { isValidNip, normalizeNip } from '../../orders/nip';
-import { getSendingStatus } from '../../submission/sending-status';
-import { authedProcedure, router, scopedProcedure } from '../init';
+import { getAccountMode, getAccountOverview, isSellerConfigured, updateSeller } from '@/server/accounts/account-settings';
+import { countByStatus } from '@/server/documents/count-by-status';
+import { listDocumentsPerDay } from '@/server/documents/documents-per-day';
+import { getQueueDepth } from '@/server/documents/queue-depth';
+import { getSetupChecklist } from '@/server/accounts/setup-checklist';
+import { isValidNip, normalizeNip } from '@/server/orders/nip';
+import { getSendingStatus } from '@/server/submission/sending-status';
+import { authedProcedure, router, scopedProcedure } from '@/server/trpc/init';
 
 export const ZSellerForm = z.object({
-  nip: z
-    .string()
-    .transform(normalizeNip)
-    .refine(isValidNip, 'nip_invalid'),
+  nip: z.string().transform(normalizeNip).refine(isValidNip, 'nip_invalid'),
   name: z.string().trim().min(1, 'required').max(512),
   address1: z.string().trim().min(1, 'required').max(512),
   address2: z.string().trim().max(512).optional(),
+  /** metoda kasowa: FA(3) P_16 = 1 on every invoice and correction of the mode */
+  cashAccounting: z.boolean().optional(),
 });
 
 export const accountRouter = router({
@@ -35,7 +34,11 @@ export const accountRouter = router({
       getSendingStatus(ctx.db, ctx.scope),
     ]);
     return {
-      plan: { name: overview.mode.planName, monthlyLimit: ctx.scope.mode === 'test' ? null : overview.mode.monthlyLimit, issuedThisMonth: overview.issuedThisMonth },
+      plan: {
+        name: overview.mode.planName,
+        monthlyLimit: ctx.scope.mode === 'test' ? null : overview.mode.monthlyLimit,
+        issuedThisMonth: overview.issuedThisMonth,
+      },
       checklist,
       counts,
       perDay,
@@ -53,10 +56,23 @@ export const accountRouter = router({
   }),
   seller: scopedProcedure.query(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
-    return { nip: mode.sellerNip ?? '', name: mode.sellerName ?? '', address1: mode.sellerAddress1 ?? '', address2: mode.sellerAddress2 ?? '', configured: isSellerConfigured(mode) };
+    return {
+      nip: mode.sellerNip ?? '',
+      name: mode.sellerName ?? '',
+      address1: mode.sellerAddress1 ?? '',
+      address2: mode.sellerAddress2 ?? '',
+      cashAccounting: mode.cashAccounting,
+      configured: isSellerConfigured(mode),
+    };
   }),
   updateSeller: scopedProcedure.input(ZSellerForm).mutation(async ({ ctx, input }) => {
-    await updateSeller(ctx.db, ctx.scope, { nip: input.nip, name: input.name, address1: input.address1, address2: input.address2 || undefined });
+    await updateSeller(ctx.db, ctx.scope, {
+      nip: input.nip,
+      name: input.name,
+      address1: input.address1,
+      address2: input.address2 || undefined,
+      cashAccounting: input.cashAccounting,
+    });
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     return { configured: isSellerConfigured(mode) };
   }),

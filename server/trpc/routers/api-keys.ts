@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { createApiKey } from '../../auth/api-keys';
-import { listApiKeys } from '../../dashboard/list-api-keys';
-import { revokeApiKey } from '../../dashboard/revoke-api-key';
-import { router, scopedProcedure } from '../init';
+import { createApiKey } from '@/server/api-keys/api-keys';
+import { listApiKeys } from '@/server/api-keys/list-api-keys';
+import { revokeApiKey } from '@/server/api-keys/revoke-api-key';
+import { router, scopedProcedure } from '@/server/trpc/init';
 
 export const apiKeysRouter = router({
   list: scopedProcedure.query(({ ctx }) => listApiKeys(ctx.db, ctx.scope)),

@@ -1,5 +1,5 @@
-import { signUp, ZSignUp } from '../../auth/sign-up';
-import { publicProcedure, router } from '../init';
+import { signUp, ZSignUp } from '@/server/accounts/sign-up';
+import { publicProcedure, router } from '@/server/trpc/init';
 
 export const authRouter = router({
   /** Returns the test key for its one-time display; the page signs in through next-auth afterwards. */

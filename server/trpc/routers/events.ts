@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../events/record-event';
-import { listEvents } from '../../webhooks/list-events';
-import { router, scopedProcedure } from '../init';
+import { EVENT_TYPES } from '@/server/events/event-types';
+import { listEvents } from '@/server/events/list-events';
+import { router, scopedProcedure } from '@/server/trpc/init';
 
 export const eventsRouter = router({
   list: scopedProcedure

@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { getCorrectionForm } from '../../dashboard/correction-form';
-import { listDocumentEvents } from '../../dashboard/list-document-events';
-import { listDocumentTimeline } from '../../dashboard/document-timeline';
-import { searchDocuments, ZSearchDocuments } from '../../dashboard/search-documents';
-import { createCorrectionDocument } from '../../documents/create-correction';
-import { correctionsOf, getDocument } from '../../documents/get-document';
-import { serializeDocument } from '../../documents/serialize-document';
-import { parseRefundInput } from '../../orders/order-schema';
-import { ZNormalizedOrder, ZNormalizedRefund } from '../../orders/types';
-import { listDeliveries } from '../../webhooks/list-deliveries';
-import { router, scopedProcedure } from '../init';
+import { getCorrectionForm } from '@/server/corrections/correction-form';
+import { listDocumentEvents } from '@/server/events/list-document-events';
+import { listDocumentTimeline } from '@/server/documents/document-timeline';
+import { searchDocuments, ZSearchDocuments } from '@/server/documents/search-documents';
+import { createCorrectionDocument } from '@/server/corrections/create-correction';
+import { correctionsOf, getDocument } from '@/server/documents/get-document';
+import { serializeDocument } from '@/server/documents/serialize-document';
+import { parseRefundInput } from '@/server/orders/order-schema';
+import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
+import { listDeliveries } from '@/server/webhooks/list-deliveries';
+import { zId } from '@/server/ids';
+import { router, scopedProcedure } from '@/server/trpc/init';
 
-const ZDocumentId = z.object({ id: z.string().regex(/^(inv|cor)_[0-9A-Za-z]{1,64}$/) });
+const ZDocumentId = z.object({ id: zId('inv', 'cor') });
 
 export const invoicesRouter = router({
   search: scopedProcedure.input(ZSearchDocuments).query(({ ctx, input }) => searchDocuments(ctx.db, ctx.scope, input)),
@@ -31,13 +32,15 @@ export const invoicesRouter = router({
       totalGrossGrosze: doc.totalGrossGrosze,
       exchangeRate: doc.exchangeRate as { rate: string; date: string; table: string } | null,
       mailStatus: doc.mailStatus,
+      warnings: doc.warnings,
+      offline: doc.offlineMode ? { deadline: doc.offlineDeadline?.toISOString() ?? null } : null,
       hasXml: doc.fa3Xml !== null,
       hasUpo: doc.upoXml !== null,
       hasPdf: doc.pdfFileId !== null,
       ...input_,
       timeline,
       events,
-      deliveries: deliveries.deliveries,
+      deliveries: deliveries.data,
     };
   }),
   correctionForm: scopedProcedure.input(z.object({ invoiceId: z.string() })).query(({ ctx, input }) => getCorrectionForm(ctx.db, ctx.scope, input.invoiceId)),

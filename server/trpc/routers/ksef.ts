@@ -1,17 +1,21 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { getAccountMode } from '../../accounts/account-settings';
-import { isKsefEmulator } from '../../dashboard/emulator-available';
-import { readCertificate } from '../../dashboard/read-certificate';
-import { checkKsefConnection } from '../../submission/check-connection';
-import { saveKsefCredential } from '../../submission/credentials';
-import { connectToEmulator } from '../../submission/emulator-credentials';
-import { ksefBaseUrl } from '../../submission/ksef-clients';
-import { router, scopedProcedure } from '../init';
+import { getAccountMode } from '@/server/accounts/account-settings';
+import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
+import { readCertificate } from '@/server/ksef-credentials/read-certificate';
+import { checkKsefConnection, checkKsefConnectionWithin, saveAndCheckKsefCredential } from '@/server/submission/check-connection';
+import { connectToEmulator } from '@/server/ksef-credentials/emulator-credentials';
+import { ksefBaseUrl } from '@/server/submission/ksef-clients';
+import { router, scopedProcedure } from '@/server/trpc/init';
 
 const ZCertificateUpload = z.discriminatedUnion('format', [
   z.object({ format: z.literal('p12'), p12Base64: z.string().min(1).max(200_000), password: z.string().max(500) }),
-  z.object({ format: z.literal('pem'), certificatePem: z.string().min(1).max(100_000), privateKeyPem: z.string().min(1).max(100_000), keyPassword: z.string().max(500).optional() }),
+  z.object({
+    format: z.literal('pem'),
+    certificatePem: z.string().min(1).max(100_000),
+    privateKeyPem: z.string().min(1).max(100_000),
+    keyPassword: z.string().max(500).optional(),
+  }),
 ]);
 
 export const ksefRouter = router({
@@ -28,13 +32,11 @@ export const ksefRouter = router({
     };
   }),
   saveToken: scopedProcedure.input(z.object({ token: z.string().trim().min(10, 'required').max(2_000) })).mutation(async ({ ctx, input }) => {
-    await saveKsefCredential(ctx.db, ctx.scope, { kind: 'token', token: input.token });
-    return checkKsefConnection(ctx.db, ctx.scope);
+    return saveAndCheckKsefCredential(ctx.db, ctx.scope, { kind: 'token', token: input.token });
   }),
   saveCertificate: scopedProcedure.input(ZCertificateUpload).mutation(async ({ ctx, input }) => {
     const pair = readCertificate(input);
-    await saveKsefCredential(ctx.db, ctx.scope, { kind: 'certificate', ...pair });
-    return checkKsefConnection(ctx.db, ctx.scope);
+    return saveAndCheckKsefCredential(ctx.db, ctx.scope, { kind: 'certificate', ...pair });
   }),
   testConnection: scopedProcedure.mutation(({ ctx }) => checkKsefConnection(ctx.db, ctx.scope)),
   /** Test mode with the local emulator only: a token of the seller's NIP, saved like a pasted one. */
@@ -45,6 +47,6 @@ export const ksefRouter = router({
     } catch (err) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: err instanceof Error ? err.message : String(err) });
     }
-    return checkKsefConnection(ctx.db, ctx.scope);
+    return checkKsefConnectionWithin(ctx.db, ctx.scope);
   }),
 });

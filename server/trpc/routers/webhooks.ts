@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { createWebhookEndpoint, ZCreateWebhookEndpoint } from '../../webhooks/create-webhook-endpoint';
-import { disableWebhookEndpoint } from '../../webhooks/disable-webhook-endpoint';
-import { getWebhookEndpoint } from '../../webhooks/get-webhook-endpoint';
-import { listDeliveries } from '../../webhooks/list-deliveries';
-import { listWebhookEndpoints } from '../../webhooks/list-webhook-endpoints';
-import { resendEvent } from '../../webhooks/resend-event';
-import { serializeWebhookEndpoint } from '../../webhooks/serialize-webhook-endpoint';
-import { router, scopedProcedure } from '../init';
+import { createWebhookEndpoint, ZCreateWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
+import { disableWebhookEndpoint } from '@/server/webhooks/disable-webhook-endpoint';
+import { getWebhookEndpoint } from '@/server/webhooks/get-webhook-endpoint';
+import { listDeliveries } from '@/server/webhooks/list-deliveries';
+import { listWebhookEndpoints } from '@/server/webhooks/list-webhook-endpoints';
+import { resendEvent } from '@/server/webhooks/resend-event';
+import { serializeWebhookEndpoint } from '@/server/webhooks/serialize-webhook-endpoint';
+import { zId } from '@/server/ids';
+import { router, scopedProcedure } from '@/server/trpc/init';
 
-const ZEndpointId = z.object({ id: z.string().regex(/^we_[0-9A-Za-z]{1,64}$/) });
+const ZEndpointId = z.object({ id: zId('we') });
 
 export const webhooksRouter = router({
   list: scopedProcedure.query(async ({ ctx }) => {
     const page = await listWebhookEndpoints(ctx.db, ctx.scope, { limit: 100 });
-    return page.endpoints.map(serializeWebhookEndpoint);
+    return page.data.map(serializeWebhookEndpoint);
   }),
   get: scopedProcedure.input(ZEndpointId).query(async ({ ctx, input }) => serializeWebhookEndpoint(await getWebhookEndpoint(ctx.db, ctx.scope, input.id))),
   /** The answer carries the secret: the only time it is shown. */

@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { authOptions } from '../../../../server/auth/next-auth';
+import { authOptions } from '@/server/auth/next-auth';
 
 export const dynamic = 'force-dynamic';
 

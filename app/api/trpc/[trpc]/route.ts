@@ -1,4 +1,4 @@
-import { handleTrpc } from '../../../../server/trpc/handler';
+import { handleTrpc } from '@/server/trpc/handler';
 
 export const dynamic = 'force-dynamic';
 export const GET = handleTrpc;

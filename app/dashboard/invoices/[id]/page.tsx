@@ -1,4 +1,4 @@
-import { InvoiceDetail } from '../../../components/invoice-detail';
+import { InvoiceDetail } from '@/app/components/invoice-detail';
 
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

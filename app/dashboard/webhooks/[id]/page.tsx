@@ -1,4 +1,4 @@
-import { WebhookLog } from '../../../components/webhook-log';
+import { WebhookLog } from '@/app/components/webhook-log';
 
 export default async function WebhookLogPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

@@ -1,4 +1,4 @@
-import { downloadDocumentFile } from '../../../../../server/dashboard/download-file';
+import { downloadDocumentFile } from '@/server/trpc/download-file';
 
 export const dynamic = 'force-dynamic';
 

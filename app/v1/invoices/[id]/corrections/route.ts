@@ -1,5 +1,5 @@
-import { createCorrection } from '../../../../../server/api/invoices';
-import { v1Routes } from '../../../../../server/http/route';
+import { createCorrection } from '@/server/api/invoices';
+import { v1Routes } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE } = v1Routes({ POST: createCorrection });

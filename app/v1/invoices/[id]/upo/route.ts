@@ -1,5 +1,5 @@
-import { downloadUpo } from '../../../../../server/api/document-files';
-import { v1Routes } from '../../../../../server/http/route';
+import { downloadUpo } from '@/server/api/document-files';
+import { v1Routes } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
 export const { GET, POST, PUT, PATCH, DELETE } = v1Routes({ GET: downloadUpo });

@@ -1,0 +1,9 @@
+import { receiveWooCommerceDelivery } from '@/server/stores/ingest';
+
+export const dynamic = 'force-dynamic';
+
+/** WooCommerce webhook deliveries of a connected store; no API key: the path and the signature identify the store. */
+export async function POST(req: Request, ctx: { params: Promise<{ store: string }> }): Promise<Response> {
+  const { store } = await ctx.params;
+  return receiveWooCommerceDelivery(req, store);
+}

@@ -1,6 +1,0 @@
-export {
-  checkWebhookSignature,
-  verifyWebhookSignature,
-  type WebhookSignatureCheck,
-  type WebhookSignatureFailure,
-} from './verify-webhook-signature';

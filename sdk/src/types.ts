@@ -1,0 +1,156 @@
+/**
+ * The objects of the KSeF Relay API (its OpenAPI document, /openapi.json), written out by hand so that the package
+ * has no dependencies; the service's test suite checks them against the schemas the document is generated from.
+ */
+export type DocumentStatus = 'pending' | 'queued' | 'sending' | 'accepted' | 'rejected' | 'skipped' | 'waiting_for_plan_limit' | 'error';
+export type KsefEnvironment = 'test' | 'demo' | 'prod';
+export type EventType = 'invoice.accepted' | 'invoice.rejected' | 'invoice.skipped' | 'correction.accepted' | 'correction.rejected' | 'correction.skipped';
+export type VatRate = '23' | '8' | '5' | '0';
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'idempotency_error'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'invoice_error'
+  | 'ksef_error';
+
+/** Codes of request errors (HTTP answers) and of document errors (`last_error`). */
+export type RequestErrorCode =
+  | 'parameter_missing'
+  | 'parameter_invalid'
+  | 'body_invalid_json'
+  | 'body_too_large'
+  | 'buyer_nip_missing'
+  | 'buyer_nip_invalid'
+  | 'order_not_paid'
+  | 'order_cancelled'
+  | 'currency_not_supported'
+  | 'vat_rate_missing'
+  | 'vat_rate_unsupported'
+  | 'order_unprocessable'
+  | 'correction_requires_invoice'
+  | 'livemode_mismatch'
+  | 'resource_missing'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'pdf_not_ready'
+  | 'upo_not_ready'
+  | 'xml_not_ready'
+  | 'webhook_endpoint_limit'
+  | 'api_key_missing'
+  | 'api_key_invalid'
+  | 'live_mode_disabled'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_invalid'
+  | 'rate_limited'
+  | 'internal_error';
+export type DocumentErrorCode =
+  | 'seller_not_configured'
+  | 'plan_limit_reached'
+  | 'invoice_build_failed'
+  | 'invoice_schema_invalid'
+  | 'original_not_invoiced'
+  | 'original_rejected'
+  | 'ksef_not_connected'
+  | 'ksef_auth_failed'
+  | 'ksef_duplicate_number'
+  | 'ksef_rejected'
+  | 'ksef_unavailable';
+
+export type ApiErrorObject<C extends string = string> = {
+  type: ErrorType;
+  code: C;
+  message: string;
+  param?: string;
+  ksef_code?: number;
+  doc_url: string;
+};
+
+type DocumentFields = {
+  livemode: boolean;
+  status: DocumentStatus;
+  order: { external_id: string; number: string | null };
+  number: string | null;
+  ksef_number: string | null;
+  ksef_environment: KsefEnvironment;
+  issue_date: string | null;
+  currency: string | null;
+  total_gross: string | null;
+  buyer_nip: string | null;
+  pdf_url: string | null;
+  last_error: ApiErrorObject | null;
+  created: number;
+  updated: number;
+};
+
+export type Correction = DocumentFields & { id: string; object: 'correction'; invoice: string | null; refund: { external_id: string | null } };
+export type Invoice = DocumentFields & { id: string; object: 'invoice'; corrections: Correction[] };
+export type Document = Invoice | Correction;
+
+export type Account = {
+  id: string;
+  object: 'account';
+  livemode: boolean;
+  email: string | null;
+  platform: 'api' | 'shopplatform';
+  ksef_environment: KsefEnvironment;
+  seller: { nip: string | null; name: string | null; address_line1: string | null; address_line2: string | null };
+  seller_configured: boolean;
+  ksef_connected: boolean;
+  ksef_check_error: string | null;
+  plan: { name: string; monthly_limit: number | null; used_this_month: number };
+};
+
+export type WebhookEndpoint = {
+  id: string;
+  object: 'webhook_endpoint';
+  livemode: boolean;
+  url: string;
+  enabled_events: (EventType | '*')[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  created: number;
+};
+export type WebhookEndpointWithSecret = WebhookEndpoint & { secret: string };
+export type DeletedWebhookEndpoint = { id: string; object: 'webhook_endpoint'; deleted: true };
+
+export type Event = { id: string; object: 'event'; type: EventType; livemode: boolean; created: number; data: { object: Document } };
+
+export type List<T> = { object: 'list'; url: string; has_more: boolean; data: T[] };
+
+/** Order of POST /v1/invoices (spec 2.4): amounts are decimal strings, never numbers. */
+export type OrderInput = {
+  external_id: string;
+  number?: string | null;
+  created_at?: string | null;
+  paid_at: string;
+  currency?: string | null;
+  payment_method?: 'card' | 'transfer' | 'cash' | 'mobile' | null;
+  buyer: { nip: string; name: string; address_line1: string; address_line2?: string | null; email?: string | null };
+  lines: { name: string; sku?: string | null; quantity: number; unit_price: string; discount?: string | null; vat_rate: VatRate }[];
+  shipping?: { name: string; price: string; vat_rate: VatRate }[] | null;
+};
+
+/** Refund of POST /v1/invoices/{id}/corrections (spec 2.5). */
+export type RefundInput = {
+  external_id: string;
+  reason?: string | null;
+  created_at?: string | null;
+  lines?: { name: string; sku?: string | null; quantity: number; unit_price: string; vat_rate: VatRate }[] | null;
+  shipping?: { price: string } | null;
+};
+
+export type CreateInvoiceParams = { order: OrderInput } | { shopplatform_order: Record<string, unknown> };
+export type CreateCorrectionParams = { refund: RefundInput } | { shopplatform_order: Record<string, unknown>; shopplatform_refund: Record<string, unknown> };
+export type CreateWebhookEndpointParams = { url: string; enabled_events: (EventType | '*')[]; description?: string | null };
+
+export type ListParams = { limit?: number; starting_after?: string };
+export type ListInvoicesParams = ListParams & { external_id?: string };
+export type ListEventsParams = ListParams & { type?: EventType };
+
+/** Final states of spec 3: nothing changes a document after them (corrections are new documents). */
+export const FINAL_STATUSES: readonly DocumentStatus[] = ['accepted', 'rejected', 'skipped', 'error'];

@@ -1,0 +1,25 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { createAccount } from './create-account';
+import type { Db } from '@/server/db/client';
+import { users } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+
+export const ZSignUp = z.object({
+  email: z.email().max(254),
+  password: z.string().min(10, 'at least 10 characters').max(200),
+});
+export type SignUpInput = z.infer<typeof ZSignUp>;
+
+/**
+ * Dashboard sign-up: a user, an account with both modes and its first keys. The test key is returned for the
+ * one-time display; the live key stays unseen until live mode is enabled and the merchant makes one.
+ */
+export async function signUp(db: Db, input: SignUpInput): Promise<{ accountId: string; testKey: string }> {
+  const email = input.email.trim().toLowerCase();
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (taken) throw new AppError('parameter_invalid', 'email', 'An account with this e-mail already exists.');
+  const created = await createAccount(db, { email, password: input.password });
+  return { accountId: created.accountId, testKey: created.testKey };
+}

@@ -1,0 +1,362 @@
+import { z } from 'zod';
+import { ZCreateWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
+import { ERRORS, type ErrorCode } from '@/server/errors';
+import { REQUESTS_PER_MINUTE } from '@/server/http/rate-limit';
+import { ZOrderInput, ZRefundInput } from '@/server/orders/order-schema';
+import { ZWcOrder, ZWcRefund } from '@/server/orders/woocommerce/wc-schema';
+import { ZListEventsQuery } from './events';
+import { ZDocumentId, ZInvoiceId, ZListInvoicesQuery } from './invoices';
+import {
+  errorEnvelope,
+  listOf,
+  ZAccount,
+  ZCorrection,
+  ZDeletedWebhookEndpoint,
+  ZDocument,
+  ZEvent,
+  ZInvoice,
+  ZWebhookEndpoint,
+  ZWebhookEndpointWithSecret,
+} from './schemas';
+import { ZEndpointId, ZListWebhookEndpointsQuery } from './webhook-endpoints';
+
+/**
+ * OpenAPI 3.1 of /v1, generated from the zod schemas the handlers parse with (query, path, bodies) and the
+ * response schemas of spec 2 (./schemas.ts), with zod's own JSON Schema output (draft 2020-12, OpenAPI 3.1's
+ * dialect). Served at GET /openapi.json; a test checks that every route under app/v1 is described here and
+ * validates real answers against it.
+ */
+type Json = { status: number; description: string; schema: z.ZodType };
+type Raw = { status: number; description: string; contentType: string };
+
+export type Operation = {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'Invoices' | 'Account' | 'Webhook endpoints' | 'Events';
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  idempotent?: boolean;
+  responses: (Json | Raw)[];
+  /** Error codes this operation can answer, besides the ones every operation can (COMMON_ERRORS). */
+  errors: ErrorCode[];
+};
+
+const COMMON_ERRORS: ErrorCode[] = ['api_key_missing', 'api_key_invalid', 'live_mode_disabled', 'rate_limited', 'internal_error'];
+const BODY_ERRORS: ErrorCode[] = [
+  'body_invalid_json',
+  'body_too_large',
+  'parameter_missing',
+  'parameter_invalid',
+  'idempotency_key_invalid',
+  'idempotency_key_reused',
+];
+const ORDER_ERRORS: ErrorCode[] = [
+  'buyer_nip_missing',
+  'buyer_nip_invalid',
+  'order_not_paid',
+  'order_cancelled',
+  'currency_not_supported',
+  'vat_rate_missing',
+  'vat_rate_unsupported',
+  'order_unprocessable',
+];
+
+const documentPath = z.object({ id: ZDocumentId.describe('`inv_…` or `cor_…`') });
+
+const ZCreateInvoiceBody = z.union([
+  z.object({ order: ZOrderInput }).describe('an order in this API’s format (spec 2.4)'),
+  z.object({ shopplatform_order: ZWcOrder }).describe('a shop-platform REST v3 order'),
+]);
+const ZCreateCorrectionBody = z.union([
+  z.object({ refund: ZRefundInput }).describe('a refund in this API’s format (spec 2.5)'),
+  z.object({ shopplatform_order: ZWcOrder, shopplatform_refund: ZWcRefund }).describe('the shop-platform order and its v3 refund'),
+]);
+
+export const OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/v1/invoices',
+    operationId: 'listInvoices',
+    summary: 'List invoices, newest first (corrections inside each invoice)',
+    tag: 'Invoices',
+    query: ZListInvoicesQuery,
+    responses: [{ status: 200, description: 'A page of invoices', schema: listOf(ZInvoice, '/v1/invoices') }],
+    errors: ['parameter_invalid', 'resource_missing'],
+  },
+  {
+    method: 'post',
+    path: '/v1/invoices',
+    operationId: 'createInvoice',
+    summary: 'Create an invoice from a paid order; answers at once with a pending invoice',
+    tag: 'Invoices',
+    body: ZCreateInvoiceBody,
+    idempotent: true,
+    responses: [
+      { status: 201, description: 'Created (status pending)', schema: ZInvoice },
+      { status: 200, description: 'The invoice of this order already exists, or an Idempotency-Key replay', schema: ZInvoice },
+    ],
+    errors: [...BODY_ERRORS, ...ORDER_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/v1/invoices/{id}',
+    operationId: 'retrieveInvoice',
+    summary: 'Retrieve an invoice or a correction',
+    tag: 'Invoices',
+    pathParams: documentPath,
+    responses: [{ status: 200, description: 'The document', schema: ZDocument }],
+    errors: ['parameter_invalid', 'resource_missing'],
+  },
+  {
+    method: 'get',
+    path: '/v1/invoices/{id}/pdf',
+    operationId: 'downloadInvoicePdf',
+    summary: 'Download the PDF (attachment)',
+    tag: 'Invoices',
+    pathParams: documentPath,
+    responses: [{ status: 200, description: 'The PDF', contentType: 'application/pdf' }],
+    errors: ['parameter_invalid', 'resource_missing', 'pdf_not_ready'],
+  },
+  {
+    method: 'get',
+    path: '/v1/invoices/{id}/xml',
+    operationId: 'downloadInvoiceXml',
+    summary: 'Download the FA(3) XML exactly as sent to KSeF (beyond the spec)',
+    tag: 'Invoices',
+    pathParams: documentPath,
+    responses: [{ status: 200, description: 'FA(3) XML', contentType: 'application/xml' }],
+    errors: ['parameter_invalid', 'resource_missing', 'xml_not_ready'],
+  },
+  {
+    method: 'get',
+    path: '/v1/invoices/{id}/upo',
+    operationId: 'downloadInvoiceUpo',
+    summary: "Download KSeF's UPO of an accepted document (beyond the spec)",
+    tag: 'Invoices',
+    pathParams: documentPath,
+    responses: [{ status: 200, description: 'UPO XML', contentType: 'application/xml' }],
+    errors: ['parameter_invalid', 'resource_missing', 'upo_not_ready'],
+  },
+  {
+    method: 'post',
+    path: '/v1/invoices/{id}/corrections',
+    operationId: 'createCorrection',
+    summary: 'Create a correction (KOR) of an invoice from a refund',
+    tag: 'Invoices',
+    pathParams: z.object({ id: ZInvoiceId.describe('`inv_…` of the corrected invoice') }),
+    body: ZCreateCorrectionBody,
+    idempotent: true,
+    responses: [
+      { status: 201, description: 'Created (status pending)', schema: ZCorrection },
+      { status: 200, description: 'The correction of this refund already exists, or an Idempotency-Key replay', schema: ZCorrection },
+    ],
+    errors: [...BODY_ERRORS, ...ORDER_ERRORS, 'resource_missing', 'correction_requires_invoice', 'livemode_mismatch'],
+  },
+  {
+    method: 'get',
+    path: '/v1/account',
+    operationId: 'retrieveAccount',
+    summary: 'Retrieve the account of the key, in the key’s mode',
+    tag: 'Account',
+    responses: [{ status: 200, description: 'The account', schema: ZAccount }],
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/v1/webhook_endpoints',
+    operationId: 'listWebhookEndpoints',
+    summary: 'List webhook endpoints, newest first',
+    tag: 'Webhook endpoints',
+    query: ZListWebhookEndpointsQuery,
+    responses: [{ status: 200, description: 'A page of endpoints', schema: listOf(ZWebhookEndpoint, '/v1/webhook_endpoints') }],
+    errors: ['parameter_invalid', 'resource_missing'],
+  },
+  {
+    method: 'post',
+    path: '/v1/webhook_endpoints',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Create a webhook endpoint; the answer is the only one with its secret',
+    tag: 'Webhook endpoints',
+    body: ZCreateWebhookEndpoint,
+    idempotent: true,
+    responses: [{ status: 201, description: 'Created', schema: ZWebhookEndpointWithSecret }],
+    errors: [...BODY_ERRORS, 'webhook_endpoint_limit'],
+  },
+  {
+    method: 'get',
+    path: '/v1/webhook_endpoints/{id}',
+    operationId: 'retrieveWebhookEndpoint',
+    summary: 'Retrieve a webhook endpoint',
+    tag: 'Webhook endpoints',
+    pathParams: z.object({ id: ZEndpointId }),
+    responses: [{ status: 200, description: 'The endpoint', schema: ZWebhookEndpoint }],
+    errors: ['parameter_invalid', 'resource_missing'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/webhook_endpoints/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Disable a webhook endpoint (queued deliveries are dropped)',
+    tag: 'Webhook endpoints',
+    pathParams: z.object({ id: ZEndpointId }),
+    responses: [{ status: 200, description: 'Deleted', schema: ZDeletedWebhookEndpoint }],
+    errors: ['parameter_invalid', 'resource_missing'],
+  },
+  {
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    summary: 'List events of the key’s mode, newest first',
+    tag: 'Events',
+    query: ZListEventsQuery,
+    responses: [{ status: 200, description: 'A page of events', schema: listOf(ZEvent, '/v1/events') }],
+    errors: ['parameter_invalid', 'resource_missing'],
+  },
+];
+
+type JsonSchema = Record<string, unknown>;
+
+/** zod → JSON Schema with named schemas moved to components (their `$defs` refs rewritten). */
+function converter() {
+  const components: Record<string, JsonSchema> = {};
+  const toComponents = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(toComponents);
+    if (value && typeof value === 'object') {
+      const out: JsonSchema = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/$defs/', '#/components/schemas/');
+        else if (k !== '$defs' && k !== '$schema') out[k] = toComponents(v);
+      }
+      return out;
+    }
+    return value;
+  };
+  const convert = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    for (const [name, def] of Object.entries((json.$defs ?? {}) as Record<string, JsonSchema>)) components[name] = toComponents(def) as JsonSchema;
+    const id = z.globalRegistry.get(schema)?.id;
+    if (id) {
+      // zod puts a named root either in $defs (then the root is a $ref to it) or at the root itself
+      if (!(id in ((json.$defs ?? {}) as object))) components[id] = toComponents(json) as JsonSchema;
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return toComponents(json) as JsonSchema;
+  };
+  return { components, convert };
+}
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+};
+const COMMON_HEADERS = { 'Request-Id': { $ref: '#/components/headers/Request-Id' }, ...RATE_LIMIT_HEADERS };
+
+export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
+  const { components, convert } = converter();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const parameters: unknown[] = [];
+    for (const [where, obj] of [
+      ['path', op.pathParams],
+      ['query', op.query],
+    ] as const) {
+      if (!obj) continue;
+      const json = convert(obj, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+      for (const [name, schema] of Object.entries(json.properties ?? {})) {
+        const { description, ...rest } = schema as { description?: string };
+        parameters.push({
+          name,
+          in: where,
+          required: where === 'path' || (json.required ?? []).includes(name),
+          schema: rest,
+          ...(description && { description }),
+        });
+      }
+    }
+    if (op.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+    const responses: Record<string, unknown> = {};
+    for (const r of op.responses) {
+      const content =
+        'schema' in r ? { 'application/json': { schema: convert(r.schema, 'output') } } : { [r.contentType]: { schema: { type: 'string', format: 'binary' } } };
+      responses[String(r.status)] = {
+        description: r.description,
+        headers: { ...COMMON_HEADERS, ...('contentType' in r && { 'Content-Disposition': header('`attachment; filename="…"`') }) },
+        content,
+      };
+    }
+    const codes = [...new Set([...op.errors, ...COMMON_ERRORS, 'method_not_allowed' as const])];
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of codes) {
+      const status = ERRORS[code].status;
+      if (status !== null) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+    for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+      responses[String(status)] = {
+        description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}`,
+        headers: {
+          ...COMMON_HEADERS,
+          ...(status === 429 && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+          ...(status === 405 && { Allow: header('the methods the endpoint takes') }),
+        },
+        content: { 'application/json': { schema: convert(errorEnvelope(list), 'output') } },
+      };
+    }
+    (paths[op.path] ??= {})[op.method] = {
+      operationId: op.operationId,
+      summary: op.summary,
+      tags: [op.tag],
+      ...(parameters.length && { parameters }),
+      ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: convert(op.body, 'input') } } } }),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'KSeF Relay API',
+      version: 'v1',
+      description:
+        'Polish e-invoices (FA(3)) sent to KSeF 2.0 from paid web-shop orders. Every error links its code to the errors page (`doc_url`). ' +
+        'Lists are newest first and page with `limit` and `starting_after`. POST requests take an `Idempotency-Key`.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    tags: [{ name: 'Invoices' }, { name: 'Account' }, { name: 'Webhook endpoints' }, { name: 'Events' }],
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…` or `sk_live_…`; the key decides the mode' } },
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Answers below 500 are kept 24 hours and replayed for the same key, method, path and body; another request under the key is 409.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: {
+        'Request-Id': header('`req_…`, on every answer; quote it to support'),
+        'RateLimit-Limit': header(`requests per minute per key (${REQUESTS_PER_MINUTE})`, { type: 'string', pattern: '^\\d+$' }),
+        'RateLimit-Remaining': header('requests left in the window', { type: 'string', pattern: '^\\d+$' }),
+        'RateLimit-Reset': header('seconds until the window resets', { type: 'string', pattern: '^\\d+$' }),
+        'Retry-After': header('seconds to wait before retrying', { type: 'string', pattern: '^\\d+$' }),
+      },
+      schemas: components,
+    },
+  };
+}
+
+const built = new Map<string, JsonSchema>();
+
+/** The document for a server URL, built once per process (it only changes with the code). */
+export function openApiDocument(serverUrl: string): JsonSchema {
+  let doc = built.get(serverUrl);
+  if (!doc) built.set(serverUrl, (doc = buildOpenApiDocument(serverUrl)));
+  return doc;
+}

@@ -1,0 +1,34 @@
+import 'server-only';
+import { getServerSession } from 'next-auth';
+import { findMembership, type Membership } from '@/server/accounts/find-membership';
+import type { DbOrTx } from '@/server/db/client';
+import type { Mode } from '@/server/db/schema';
+import type { Scope } from '@/server/db/scope';
+import { authOptions } from './next-auth';
+
+/** The dashboard's test/live switch lives in this cookie; anything but `live` is test mode. */
+export const MODE_COOKIE = 'kr_mode';
+
+export function readMode(cookieHeader: string | null | undefined): Mode {
+  const match = /(?:^|;\s*)kr_mode=(test|live)(?:;|$)/.exec(cookieHeader ?? '');
+  return match?.[1] === 'live' ? 'live' : 'test';
+}
+
+/** Who is signed in (next-auth's session) and which mode the switch shows. */
+export async function readDashboardSession(cookieHeader: string | null | undefined): Promise<{ userId: string | null; mode: Mode }> {
+  const session = (await getServerSession(authOptions())) as { userId?: string } | null;
+  return { userId: session?.userId ?? null, mode: readMode(cookieHeader) };
+}
+
+export type DashboardAccess = { ok: true; membership: Membership; scope: Scope } | { ok: false; reason: 'signed_out' | 'live_disabled' };
+
+/**
+ * The one way a dashboard session becomes a Scope (invariant 5): the user's membership and the switch's mode;
+ * live mode is refused until the account is enabled for it (early access).
+ */
+export async function resolveDashboardScope(db: DbOrTx, userId: string | null, mode: Mode): Promise<DashboardAccess> {
+  const membership = userId ? await findMembership(db, userId) : null;
+  if (!membership) return { ok: false, reason: 'signed_out' };
+  if (mode === 'live' && !membership.liveEnabled) return { ok: false, reason: 'live_disabled' };
+  return { ok: true, membership, scope: { accountId: membership.accountId, mode } };
+}

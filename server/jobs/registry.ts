@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { modeEnum } from '@/server/db/schema/enums';
+
+const ZMode = z.enum(modeEnum.enumValues);
+const ZDocumentJob = z.object({ documentId: z.string().min(1) });
+const ZScopeJob = z.object({ accountId: z.string().min(1), mode: ZMode });
+
+/** mail_send retries SMTP refusals with graphile-worker's back-off: exp(n) s, about 6 hours over 10 attempts. */
+export const MAIL_ATTEMPTS = 10;
+
+type JobDefinition<P extends z.ZodType> = {
+  /** Jobs outlive deploys: payloads are parsed, not trusted (graphile-worker's advice). */
+  payload: P;
+  /** graphile-worker job key: one live job per key, so a step enqueued twice runs once. */
+  key: (p: z.output<P>) => string;
+  /** Jobs of one queue run one at a time, in order (per-seller KSeF sending). */
+  queue?: (p: z.output<P>) => string;
+  maxAttempts?: number;
+};
+const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
+
+/**
+ * Every task of the worker (plain identifiers: graphile-worker's folder rules, DESIGN.md) with its payload, job key
+ * and queue. `enqueue` derives key and queue from here, and the worker's task list must cover exactly these names.
+ */
+export const JOBS = {
+  document_prepare: job({ payload: ZDocumentJob, key: (p) => `prepare:${p.documentId}` }),
+  ksef_send: job({
+    payload: ZDocumentJob.extend(ZScopeJob.shape),
+    key: (p) => `send:${p.documentId}`,
+    queue: (p) => `ksef:${p.accountId}:${p.mode}`,
+  }),
+  ksef_status: job({
+    payload: ZDocumentJob.extend({ poll: z.number().int().nonnegative().default(0) }),
+    key: (p) => `status:${p.documentId}`,
+  }),
+  ksef_batch_status: job({
+    payload: z.object({ batchId: z.string().min(1), poll: z.number().int().nonnegative().default(0) }),
+    key: (p) => `batch:${p.batchId}`,
+  }),
+  // plan_release and ksef_check without a scope come from the cron and cover every scope
+  plan_release: job({ payload: ZScopeJob.partial(), key: (p) => `plan:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
+  ksef_check: job({ payload: ZScopeJob.partial(), key: (p) => `check:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
+  pdf_render: job({ payload: ZDocumentJob, key: (p) => `pdf:${p.documentId}` }),
+  // issue 17: offline issuing after the configured delay (dueAt set once the delay is scheduled), deadline watch
+  offline_issue: job({ payload: ZDocumentJob.extend({ dueAt: z.iso.datetime().optional() }), key: (p) => `offline:${p.documentId}` }),
+  offline_deadline: job({ payload: ZDocumentJob, key: (p) => `offline-deadline:${p.documentId}` }),
+  mail_send: job({ payload: ZDocumentJob, key: (p) => `mail:${p.documentId}`, maxAttempts: MAIL_ATTEMPTS }),
+  webhook_deliver: job({
+    payload: z.object({
+      eventId: z.string().min(1),
+      endpointId: z.string().min(1),
+      attempt: z.number().int().positive(),
+      manual: z.boolean().optional(),
+    }),
+    // a manual resend takes its own attempt number, so it never replaces a scheduled retry
+    key: (p) => `${p.manual ? 'resend' : 'deliver'}:${p.eventId}:${p.endpointId}:${p.attempt}`,
+  }),
+  maintenance: job({ payload: z.object({}).passthrough(), key: () => 'maintenance' }),
+  // cron: queued documents that lost their send job get it back (server/submission/resend-orphans.ts)
+  ksef_sweep: job({ payload: z.object({}).passthrough(), key: () => 'ksef_sweep', maxAttempts: 1 }),
+  // store connections (server/stores): a verified delivery, a reconciliation (every store from the cron), a write-back
+  store_delivery: job({ payload: z.object({ deliveryId: z.number().int().positive() }), key: (p) => `store_delivery:${p.deliveryId}`, maxAttempts: 10 }),
+  store_sync: job({ payload: z.object({ storeId: z.string().min(1).optional() }), key: (p) => `store_sync:${p.storeId ?? '*'}`, maxAttempts: 3 }),
+  store_writeback: job({ payload: ZDocumentJob, key: (p) => `store_writeback:${p.documentId}`, maxAttempts: 15 }),
+} as const;
+
+export type TaskName = keyof typeof JOBS;
+export type JobPayload<T extends TaskName> = z.output<(typeof JOBS)[T]['payload']>;
+export type JobInput<T extends TaskName> = z.input<(typeof JOBS)[T]['payload']>;
+export const TASK_NAMES = Object.keys(JOBS) as TaskName[];
+
+export const jobKey = <T extends TaskName>(task: T, payload: JobPayload<T>): string => (JOBS[task].key as (p: JobPayload<T>) => string)(payload);
+
+export const jobQueue = <T extends TaskName>(task: T, payload: JobPayload<T>): string | undefined =>
+  (JOBS[task] as { queue?: (p: JobPayload<T>) => string }).queue?.(payload);
+
+export const parsePayload = <T extends TaskName>(task: T, payload: unknown): JobPayload<T> => JOBS[task].payload.parse(payload) as JobPayload<T>;

@@ -1,0 +1,186 @@
+import { EventEmitter } from 'node:events';
+import { sql } from 'drizzle-orm';
+import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import type { Db } from '@/server/db/client';
+import { isDriverWriteAfterClose } from '@/server/db/faults';
+import { beat, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
+
+export type WorkerRuntimeOptions = {
+  db: Db;
+  connectionString: string;
+  taskList: TaskList;
+  crontab?: string;
+  concurrency: number;
+  pollInterval?: number;
+  processId: string;
+  heartbeatMs: number;
+  log: (line: string, err?: unknown) => void;
+};
+
+export type WorkerRuntime = {
+  /** Finishes or releases every job and queue this process holds, then forgets its heartbeat. */
+  stop: () => Promise<void>;
+  /** Replaces the job runner (its jobs finish, its locks are released): what a lost connection calls for. */
+  restart: (reason: string) => void;
+};
+
+/** Waits between attempts to reach the database: 0.5 s doubling up to 15 s. */
+export const reconnectDelayMs = (attempt: number): number => Math.min(15_000, 500 * 2 ** attempt);
+
+/**
+ * A worker process that outlives its database: graphile-worker runners are started when the database answers and
+ * replaced when one fails (a terminated connection makes graphile-worker's job completion reject outside any
+ * await, and its pool cannot recover the jobs it held). A replaced runner is stopped first, so none of its jobs
+ * still runs, then the ids it locked under are released on the next heartbeat that reaches the database; until
+ * then they stay listed in the heartbeat, so no other process releases them early. The process itself never exits
+ * because the database went away.
+ */
+export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
+  let stopping = false;
+  let current: { runner: Runner; ids: string[] } | undefined;
+  let starting: string[] = [];
+  const retired: string[] = [];
+  let interrupt: ((reason: string) => void) | undefined;
+  let wake: (() => void) | undefined;
+
+  const tick = async () => {
+    await beat(o.db, o.processId, [...(current?.ids ?? starting), ...retired]);
+    if (retired.length > 0) {
+      const ids = [...retired];
+      await unlockWorkers(o.db, ids);
+      retired.splice(0, ids.length);
+      o.log(`worker: released the jobs of replaced runner ${ids.join(', ')}`);
+    }
+    const released = await releaseDeadWorkers(o.db);
+    if (released.length) o.log(`worker: released jobs of dead workers ${released.join(', ')}`);
+  };
+  let beatFailures = 0;
+  let ticking = false;
+  const timer = setInterval(() => {
+    // a tick against an unreachable database can outlast the interval: never two at once
+    if (ticking) return;
+    ticking = true;
+    tick()
+      .finally(() => (ticking = false))
+      .then(
+        () => {
+          if (beatFailures > 0) o.log(`worker: database reachable again after ${beatFailures} failed heartbeats`);
+          beatFailures = 0;
+        },
+        (err) => {
+          if (beatFailures++ === 0) o.log('worker: heartbeat failed, retrying', err);
+        },
+      );
+  }, o.heartbeatMs);
+
+  const stopRunner = async (runner: Runner) => {
+    await runner.stop().catch((err: unknown) => o.log('worker: job runner stopped with an error', err));
+  };
+
+  const loop = async () => {
+    for (let attempt = 0; !stopping;) {
+      const ids: string[] = [];
+      starting = ids;
+      try {
+        // graphile-worker's start fails outright without a database; wait here instead
+        await o.db.execute(sql`select 1`);
+        const events: WorkerEvents = new EventEmitter();
+        // recorded before run() returns: jobs are locked under the pool's id (batched fetch) or a worker's id
+        events.on('pool:create', ({ workerPool }) => ids.push(workerPool.id));
+        events.on('worker:create', ({ worker }) => ids.push(worker.workerId));
+        events.on('pool:fatalError', ({ error }) => restart(`pool error: ${String(error)}`));
+        const runner = await run({
+          events,
+          connectionString: o.connectionString,
+          concurrency: o.concurrency,
+          taskList: o.taskList,
+          crontab: o.crontab,
+          noHandleSignals: true,
+          pollInterval: o.pollInterval ?? 1_000,
+          logger: graphileLogger(o.log),
+        });
+        current = { runner, ids };
+        if (attempt > 0) o.log(`worker: connected after ${attempt} failed attempts`);
+        attempt = 0;
+        o.log('worker: running');
+        if (stopping) return;
+        const reason = await new Promise<string>((resolve) => {
+          interrupt = resolve;
+          runner.promise.then(
+            () => resolve('the job runner ended'),
+            (err: unknown) => resolve(`the job runner failed: ${String(err)}`),
+          );
+        });
+        interrupt = undefined;
+        if (stopping) return;
+        o.log(`worker: replacing the job runner (${reason})`);
+        await stopRunner(runner);
+        current = undefined;
+        retired.push(...ids);
+      } catch (err) {
+        retired.push(...ids);
+        const delay = reconnectDelayMs(attempt++);
+        o.log(`worker: cannot start the job runner (attempt ${attempt}), retrying in ${delay} ms: ${String(err)}`);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, delay);
+          wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        wake = undefined;
+      }
+    }
+  };
+  const looping = loop();
+
+  const restart = (reason: string) => {
+    if (!stopping) interrupt?.(reason);
+  };
+
+  // graphile-worker completes and fails jobs without awaiting the query: with the connection gone, that rejection
+  // surfaces here. The runner is replaced so that the job it could not complete is released and runs again.
+  process.on('unhandledRejection', (reason) => {
+    o.log('worker: unhandled rejection', reason);
+    restart('an unhandled rejection');
+  });
+  process.on('uncaughtException', (err) => {
+    if (isDriverWriteAfterClose(err)) {
+      o.log('worker: postgres.js wrote to a closed connection (porsager/postgres#1154); its query already failed');
+      return;
+    }
+    o.log('worker: fatal', err);
+    process.exit(1);
+  });
+
+  return {
+    restart,
+    stop: async () => {
+      stopping = true;
+      clearInterval(timer);
+      interrupt?.('stopping');
+      wake?.();
+      await looping;
+      if (current) {
+        await stopRunner(current.runner);
+        retired.push(...current.ids);
+        current = undefined;
+      }
+      // every job and queue still locked under this process's ids is released now; if the database cannot be
+      // reached, the heartbeat row stays and a survivor releases them once it stops beating
+      try {
+        await unlockWorkers(o.db, retired);
+        await forget(o.db, o.processId);
+      } catch (err) {
+        o.log('worker: could not release jobs on stop; another worker will once this one stops beating', err);
+      }
+    },
+  };
+}
+
+/** graphile-worker's own lines: errors and warnings only (job start and success lines would drown the rest). */
+function graphileLogger(log: WorkerRuntimeOptions['log']): Logger {
+  return new Logger(() => (level, message) => {
+    if (level === 'error' || level === 'warning') log(`graphile-worker ${level}: ${message}`);
+  });
+}

@@ -1,0 +1,78 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { accountModes, documents, ksefTokens } from '@/server/db/schema';
+import { enqueue } from '@/server/jobs/enqueue';
+import type { KsefCredential } from '@/server/ksef/auth';
+import { sealJson, unsealJson } from '@/server/security/sealed-json';
+
+/** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
+export type StoredCredential = { kind: 'token'; token: string; issuer?: 'emulator' } | { kind: 'certificate'; certificatePem: string; privateKeyPem: string };
+
+export type LoadedCredential = { credential: KsefCredential; version: number; environment: 'test' | 'demo' | 'prod' };
+
+/**
+ * Saves (sealed) a KSeF token or certificate for the scope, forgets cached KSeF tokens, and wakes every document
+ * that waits for credentials (spec 3: "documents wait until a working certificate or token is uploaded").
+ */
+export async function saveKsefCredential(db: Db, scope: Scope, credential: StoredCredential): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(accountModes)
+      .set({
+        ksefCredential: sealJson(credential),
+        ksefCredentialKind: credential.kind,
+        ksefCredentialVersion: sql`${accountModes.ksefCredentialVersion} + 1`,
+        ksefConnected: false,
+        ksefCheckError: 'not checked yet',
+        updatedAt: new Date(),
+      })
+      .where(inScope(accountModes, scope));
+    await tx.delete(ksefTokens).where(inScope(ksefTokens, scope));
+    await enqueue(tx, 'ksef_check', { accountId: scope.accountId, mode: scope.mode });
+    await resumeWaitingDocuments(tx, scope);
+  });
+}
+
+/** Re-enqueues sending for queued documents of the scope that wait on KSeF credentials. */
+export async function resumeWaitingDocuments(tx: Parameters<Parameters<Db['transaction']>[0]>[0], scope: Scope): Promise<number> {
+  const waiting = await tx
+    .select({ id: documents.id })
+    .from(documents)
+    .where(
+      and(inScope(documents, scope), eq(documents.status, 'queued'), inArray(sql`${documents.lastError}->>'code'`, ['ksef_not_connected', 'ksef_auth_failed'])),
+    );
+  for (const d of waiting) await enqueue(tx, 'ksef_send', { documentId: d.id, ...scope });
+  return waiting.length;
+}
+
+/** Sending is serialised per (account, mode): one KSeF session and one token per seller context at a time. */
+
+export async function loadKsefCredential(db: Db, scope: Scope): Promise<LoadedCredential | null> {
+  const [row] = await db
+    .select({
+      sealed: accountModes.ksefCredential,
+      version: accountModes.ksefCredentialVersion,
+      nip: accountModes.sellerNip,
+      environment: accountModes.ksefEnvironment,
+    })
+    .from(accountModes)
+    .where(inScope(accountModes, scope));
+  if (!row?.sealed || !row.nip) return null;
+  const stored = unsealJson<StoredCredential>(row.sealed);
+  const credential: KsefCredential = stored.kind === 'token' ? { kind: 'token', nip: row.nip, token: stored.token } : { ...stored, nip: row.nip };
+  return { credential, version: row.version, environment: row.environment };
+}
+
+export async function recordConnectionCheck(db: Db, scope: Scope, version: number, error: string | null): Promise<void> {
+  await db
+    .update(accountModes)
+    .set({ ksefConnected: error === null, ksefCheckError: error, ksefCheckedAt: new Date() })
+    .where(and(inScope(accountModes, scope), eq(accountModes.ksefCredentialVersion, version)));
+}
+
+/** Whether a sealed credential was issued by the local KSeF emulator (dev stack bookkeeping). */
+export const isEmulatorIssued = (sealed: string): boolean => {
+  const stored = unsealJson<StoredCredential>(sealed);
+  return stored.kind === 'token' && stored.issuer === 'emulator';
+};

@@ -1,0 +1,38 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { accountModes } from '@/server/db/schema';
+import { isEmulatorIssued, saveKsefCredential } from './credentials';
+import { issueEmulatorToken } from './emulator-control';
+
+/**
+ * Test mode against the local KSeF emulator (dev and e2e only): asks the emulator's control endpoint for a KSeF
+ * token of the seller's NIP and saves it. Fails with a clear message when the URL is not an emulator.
+ */
+export async function connectToEmulator(db: Db, scope: Scope, emulatorBaseUrl: string): Promise<void> {
+  if (scope.mode !== 'test') throw new Error('only test mode can use the KSeF emulator');
+  const [mode] = await db.select({ nip: accountModes.sellerNip }).from(accountModes).where(inScope(accountModes, scope));
+  if (!mode?.nip) throw new Error('set the seller NIP first: the emulator issues a token for that NIP');
+  let token: string;
+  try {
+    ({ token } = await issueEmulatorToken(emulatorBaseUrl, mode.nip));
+  } catch (err) {
+    throw new Error(`no KSeF emulator answered at ${emulatorBaseUrl} (${err instanceof Error ? err.message : String(err)})`);
+  }
+  await saveKsefCredential(db, scope, { kind: 'token', token, issuer: 'emulator' });
+}
+
+/** The emulator forgets everything on restart; the dev stack re-issues the tokens it gave before. */
+export async function reconnectEmulatorScopes(db: Db, emulatorBaseUrl: string): Promise<number> {
+  const rows = await db
+    .select({ accountId: accountModes.accountId, sealed: accountModes.ksefCredential })
+    .from(accountModes)
+    .where(and(eq(accountModes.mode, 'test'), eq(accountModes.ksefCredentialKind, 'token'), sql`${accountModes.ksefCredential} is not null`));
+  let n = 0;
+  for (const r of rows) {
+    if (!r.sealed || !isEmulatorIssued(r.sealed)) continue;
+    await connectToEmulator(db, { accountId: r.accountId, mode: 'test' }, emulatorBaseUrl);
+    n++;
+  }
+  return n;
+}

@@ -1,0 +1,37 @@
+import type { DbOrTx } from '@/server/db/client';
+import { inScope, type Scope } from '@/server/db/scope';
+import { accountModes } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import { offlineCertificateState } from './offline-certificate';
+
+/**
+ * "Issue offline when KSeF is not answering" per account mode: off (default); when_unavailable, after the
+ * document could not be sent for `delaySeconds`; always (offline-first: the buyer gets the invoice at once).
+ */
+export type OfflinePolicy = { policy: 'off' | 'when_unavailable' | 'always'; delaySeconds: number };
+
+export const DELAY_LIMITS = { min: 1, max: 6 * 3600 } as const;
+
+export async function getOfflinePolicy(db: DbOrTx, scope: Scope): Promise<OfflinePolicy> {
+  const [row] = await db
+    .select({ policy: accountModes.offlinePolicy, delaySeconds: accountModes.offlineDelaySeconds })
+    .from(accountModes)
+    .where(inScope(accountModes, scope));
+  return row ?? { policy: 'off', delaySeconds: 300 };
+}
+
+/** Turning it on needs a valid KSeF Offline certificate (KOD II cannot be signed otherwise); the error says why. */
+export async function setOfflinePolicy(db: DbOrTx, scope: Scope, next: OfflinePolicy, now = new Date()): Promise<void> {
+  if (!Number.isInteger(next.delaySeconds) || next.delaySeconds < DELAY_LIMITS.min || next.delaySeconds > DELAY_LIMITS.max) {
+    throw new AppError('parameter_invalid', 'delay_seconds', `The delay must be ${DELAY_LIMITS.min}–${DELAY_LIMITS.max} seconds.`);
+  }
+  if (next.policy !== 'off') {
+    const [row] = await db.select().from(accountModes).where(inScope(accountModes, scope));
+    const state = row ? offlineCertificateState(row, now) : { state: 'missing' as const, reason: 'No such account mode.' };
+    if ('reason' in state) throw new AppError('parameter_invalid', 'policy', `Offline issuing cannot be turned on: ${state.reason}`);
+  }
+  await db
+    .update(accountModes)
+    .set({ offlinePolicy: next.policy, offlineDelaySeconds: next.delaySeconds, updatedAt: new Date() })
+    .where(inScope(accountModes, scope));
+}

@@ -1,0 +1,111 @@
+import { AppError } from '@/server/errors';
+import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
+import { buildCorrectionXml } from './build-correction';
+import { buildInvoiceXml } from './build-invoice';
+import type { Seller } from './parts';
+
+/**
+ * KSeF's size limit for an invoice without attachments, in bytes of the XML as sent. The current ksef-docs say
+ * "1 MB = 1 000 000 B" (limity/limity.md, GET /limits/context maxInvoiceSizeInMB; shared/ksef/README.md §7); an
+ * older page said 1 MiB (1 048 576). 1 000 000 is within both readings, so it is the limit we enforce.
+ */
+export const KSEF_MAX_INVOICE_BYTES = 1_000_000;
+
+/** `SystemInfo` of every document the service builds. */
+export const SYSTEM_INFO = 'KSeF Relay';
+
+// The longest values the service could put where the order does not decide: 512 four-byte characters per seller
+// text, a number longer than the numbering ever makes, 50-character row-id bases, a 6-digit NBP rate.
+const WIDE = '\u{1D516}'.repeat(512);
+const WORST_SELLER: Seller = {
+  nip: '5265877635',
+  name: WIDE,
+  address1: WIDE,
+  address2: WIDE,
+  email: `${'x'.repeat(240)}@example.pl`,
+  phone: '+48 22 123 45 67',
+  cashAccounting: true,
+};
+const WORST_NUMBER = 'X'.repeat(40);
+const WORST_ID = 'X'.repeat(50);
+const WORST_RATE = { rate: '999999.999999', date: '2049-12-31', table: `${'9'.repeat(20)}/A/NBP/2049` };
+const LAST_DATE = '2050-01-01';
+const WORST_TIME = new Date('2050-01-01T23:59:59Z');
+
+const bytes = (xml: string) => Buffer.byteLength(xml, 'utf8');
+
+/**
+ * An upper bound of the invoice's FA(3) size in bytes, known before a number, a seller or an exchange rate is: the
+ * order built with the longest placeholders for everything else.
+ */
+export function invoiceSizeBound(order: NormalizedOrder): number {
+  return bytes(
+    buildInvoiceXml({
+      seller: WORST_SELLER,
+      order,
+      number: WORST_NUMBER,
+      documentId: WORST_ID,
+      issueDate: order.deliveredAt === LAST_DATE ? '2049-12-31' : LAST_DATE,
+      exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
+      systemInfo: SYSTEM_INFO,
+      generatedAt: WORST_TIME,
+    }),
+  );
+}
+
+/** The same bound for the KOR of `refund` after `earlierRefunds`. */
+export function correctionSizeBound(order: NormalizedOrder, earlierRefunds: readonly NormalizedRefund[], refund: NormalizedRefund): number {
+  return bytes(
+    buildCorrectionXml({
+      seller: WORST_SELLER,
+      original: {
+        order,
+        number: WORST_NUMBER,
+        issueDate: '2006-01-01',
+        ksefNumber: '5265877635-20260101-FFFFFFFFFFFF-FF',
+        exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
+        documentId: WORST_ID,
+      },
+      earlierRefunds,
+      refund,
+      number: WORST_NUMBER,
+      documentId: WORST_ID,
+      issueDate: LAST_DATE,
+      systemInfo: SYSTEM_INFO,
+      generatedAt: WORST_TIME,
+    }),
+  );
+}
+
+const tooLarge = (param: string, size: number) =>
+  new AppError(
+    'order_unprocessable',
+    param,
+    `The FA(3) document would take up to ${size} bytes; KSeF accepts at most ${KSEF_MAX_INVOICE_BYTES}. Split the order into smaller invoices.`,
+  );
+
+/**
+ * What KSeF would refuse for its size (21402 in an online session, after the number is used) is refused at the API:
+ * order_unprocessable with `param` at the lines. Any other build failure is left to the queue, which reports it.
+ */
+export function checkInvoiceFits(order: NormalizedOrder, param: string): void {
+  let size: number;
+  try {
+    size = invoiceSizeBound(order);
+  } catch (err) {
+    if (err instanceof AppError) return;
+    throw err;
+  }
+  if (size > KSEF_MAX_INVOICE_BYTES) throw tooLarge(param, size);
+}
+
+export function checkCorrectionFits(order: NormalizedOrder, earlierRefunds: readonly NormalizedRefund[], refund: NormalizedRefund, param: string): void {
+  let size: number;
+  try {
+    size = correctionSizeBound(order, earlierRefunds, refund);
+  } catch (err) {
+    if (err instanceof AppError) return;
+    throw err;
+  }
+  if (size > KSEF_MAX_INVOICE_BYTES) throw tooLarge(param, size);
+}

@@ -1,0 +1,91 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pino, { type Logger } from 'pino';
+import { config } from '@/server/config';
+
+/** What every log line of a request or a job carries: ids only, never names, e-mails or secrets. */
+export type LogContext = {
+  requestId?: string;
+  accountId?: string;
+  mode?: 'test' | 'live';
+  documentId?: string;
+  jobId?: string;
+  task?: string;
+};
+
+const context = new AsyncLocalStorage<LogContext>();
+
+/**
+ * Keys whose values never reach a log line, at any depth we log objects (error causes, KSeF answers, job
+ * payloads): credentials and API keys, webhook secrets, and personal data of buyers beyond ids.
+ */
+export const REDACTED_KEYS = [
+  'authorization',
+  'apiKey',
+  'api_key',
+  'key',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'password',
+  'secret',
+  'privateKeyPem',
+  'certificatePem',
+  'cookie',
+  'email',
+  'buyer',
+  'name',
+  'address_line1',
+  'address_line2',
+] as const;
+const REDACT_PATHS = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
+
+let root: Logger | undefined;
+
+const options = (): pino.LoggerOptions => ({
+  level: config().LOG_LEVEL,
+  base: { pid: process.pid },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+  mixin: () => ({ ...context.getStore() }),
+  redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  serializers: { err: pino.stdSerializers.err },
+});
+
+const base = (): Logger => (root ??= pino(options()));
+
+/** The process's one logger; the request's or job's ids are added to every line from the async context. */
+export const log = {
+  fatal: (obj: object, msg?: string) => base().fatal(obj, msg),
+  error: (obj: object, msg?: string) => base().error(obj, msg),
+  warn: (obj: object, msg?: string) => base().warn(obj, msg),
+  info: (obj: object, msg?: string) => base().info(obj, msg),
+  debug: (obj: object, msg?: string) => base().debug(obj, msg),
+  isLevelEnabled: (level: string) => base().isLevelEnabled(level),
+};
+
+/** Runs `fn` with these ids added to every log line written inside it (nested contexts inherit the outer ids). */
+export function withLogContext<T>(ids: LogContext, fn: () => T): T {
+  return context.run({ ...context.getStore(), ...ids }, fn);
+}
+
+/** Adds ids learnt during the request or job (the account after authentication, a document once loaded). */
+export function addLogContext(ids: LogContext): void {
+  const store = context.getStore();
+  if (store) Object.assign(store, ids);
+}
+
+export const currentLogContext = (): LogContext => ({ ...context.getStore() });
+
+/** A URL for a log line: path only, so query strings (which may hold personal data) never reach the log. */
+export const pathOnly = (url: string): string => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.split('?')[0]!;
+  }
+};
+
+/** Sends the root logger's lines elsewhere (tests read them); undefined goes back to stdout. */
+export function setLogDestination(destination: pino.DestinationStream | undefined): void {
+  root = destination ? pino(options(), destination) : undefined;
+}

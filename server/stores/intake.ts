@@ -1,0 +1,136 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { createCorrectionDocument } from '@/server/corrections/create-correction';
+import type { Db } from '@/server/db/client';
+import { documents, storeDocuments, storeOrders } from '@/server/db/schema';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { AppError } from '@/server/errors';
+import { enqueue } from '@/server/jobs/enqueue';
+import { mapShopplatformRefund } from '@/server/orders/woocommerce/map-refund';
+import { scopeOf, storeClient, storeSettings, type StoreRow } from './store-row';
+import { WooRequestError, type WooClient } from './woocommerce/client';
+import { decideOrder, refundIds } from './woocommerce/decide';
+
+export type IntakeResult = { invoiced: boolean; corrected: number };
+
+type Outcome = typeof storeOrders.$inferInsert;
+
+async function record(db: Db, row: Omit<Outcome, 'updatedAt'>): Promise<void> {
+  await db
+    .insert(storeOrders)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [storeOrders.storeId, storeOrders.kind, storeOrders.remoteId],
+      set: { outcome: row.outcome, reason: row.reason ?? null, message: row.message ?? null, documentId: row.documentId ?? null, updatedAt: sql`now()` },
+    });
+}
+
+/**
+ * Marks a document as the store's, so its acceptance is written back. A document that was already accepted when
+ * linked (an invoice the shop had also sent through /v1) is written back now.
+ */
+async function link(db: Db, documentId: string, store: StoreRow, orderId: number): Promise<void> {
+  const inserted = await db
+    .insert(storeDocuments)
+    .values({ documentId, storeId: store.id, remoteOrderId: orderId })
+    .onConflictDoNothing()
+    .returning({ id: storeDocuments.documentId });
+  if (inserted.length === 0) return;
+  const [doc] = await db.select({ status: documents.status }).from(documents).where(eq(documents.id, documentId));
+  if (doc?.status === 'accepted') await enqueue(db, 'store_writeback', { documentId });
+}
+
+/**
+ * One store order, as delivered or listed (the same JSON as GET /orders/{id}): the invoice through the intake of
+ * shopplatform_order (external_id = the order id, so a repeat finds the same invoice), then a correction per refund
+ * id not seen before, fetched through the REST API and taken through the path of shopplatform_refund. An order
+ * that is already invoiced (including the echo of our own meta write) only has its refunds looked at. Orders that
+ * cannot be invoiced are recorded with the reason and not retried; REST failures throw, so the job retries.
+ */
+export async function intakeStoreOrder(
+  db: Db,
+  store: StoreRow,
+  wcOrder: Record<string, unknown>,
+  client: () => WooClient = () => storeClient(store),
+): Promise<IntakeResult> {
+  const orderId = Number(wcOrder.id);
+  if (!Number.isInteger(orderId) || orderId <= 0) return { invoiced: false, corrected: 0 };
+  const scope = scopeOf(store);
+  const result: IntakeResult = { invoiced: false, corrected: 0 };
+  let [invoice] = await db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.accountId, scope.accountId),
+        eq(documents.mode, scope.mode),
+        eq(documents.kind, 'invoice'),
+        eq(documents.orderExternalId, String(orderId)),
+      ),
+    );
+  if (!invoice) {
+    const decision = decideOrder(wcOrder, storeSettings(store));
+    if ('skip' in decision) {
+      await record(db, {
+        storeId: store.id,
+        kind: 'order',
+        remoteId: orderId,
+        remoteOrderId: orderId,
+        outcome: 'skipped',
+        reason: decision.skip,
+        message: decision.message,
+      });
+      return result;
+    }
+    const { document, created } = await createInvoiceDocument(db, scope, decision.invoice);
+    invoice = { id: document.id };
+    result.invoiced = created;
+  }
+  await link(db, invoice.id, store, orderId);
+  await record(db, { storeId: store.id, kind: 'order', remoteId: orderId, remoteOrderId: orderId, outcome: 'invoiced', documentId: invoice.id });
+
+  const ids = refundIds(wcOrder);
+  if (ids.length === 0) return result;
+  const done = new Set<number>();
+  for (const r of await db
+    .select({ id: storeOrders.remoteId })
+    .from(storeOrders)
+    .where(and(eq(storeOrders.storeId, store.id), eq(storeOrders.kind, 'refund'), inArray(storeOrders.remoteId, ids))))
+    done.add(r.id);
+  for (const r of await db
+    .select({ id: documents.refundExternalId })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.accountId, scope.accountId),
+        eq(documents.mode, scope.mode),
+        eq(documents.kind, 'correction'),
+        inArray(documents.refundExternalId, ids.map(String)),
+      ),
+    )) {
+    done.add(Number(r.id));
+  }
+  for (const refundId of ids.filter((id) => !done.has(id))) {
+    const at = { storeId: store.id, kind: 'refund' as const, remoteId: refundId, remoteOrderId: orderId };
+    let wcRefund: Record<string, unknown>;
+    try {
+      wcRefund = await client().refund(orderId, refundId);
+    } catch (err) {
+      // deleted in the meantime (woocommerce_rest_invalid_order_refund_id comes as HTTP 500, §4.2)
+      if (err instanceof WooRequestError && /invalid_order_refund_id|invalid_order_id/.test(err.code)) {
+        await record(db, { ...at, outcome: 'skipped', reason: 'refund_missing', message: err.message });
+        continue;
+      }
+      throw err;
+    }
+    try {
+      const { document, created } = await createCorrectionDocument(db, scope, invoice.id, mapShopplatformRefund(wcOrder, wcRefund));
+      await link(db, document.id, store, orderId);
+      await record(db, { ...at, outcome: 'corrected', documentId: document.id });
+      if (created) result.corrected += 1;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await record(db, { ...at, outcome: 'skipped', reason: err.code, message: err.message });
+    }
+  }
+  return result;
+}

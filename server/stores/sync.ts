@@ -1,0 +1,81 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { storeConnections, storeWebhooks, type StoreSyncResult } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import { checkEndpointUrl } from '@/server/webhooks/endpoint-url';
+import { intakeStoreOrder } from './intake';
+import { findStore, storeClient, type StoreRow } from './store-row';
+import { STORE_TOPICS, registerWebhook } from './webhooks';
+import type { WooClient } from './woocommerce/client';
+
+/** Listing overlaps the previous run so an order modified while it paged is not missed (woocommerce-rules.md §4.1). */
+const OVERLAP_MS = 10 * 60_000;
+
+/**
+ * Our webhooks as the store sees them. WooCommerce disables a webhook after repeated failed deliveries and
+ * re-activating it keeps the failure count (one more failure disables it again), so a webhook that is not active
+ * or is gone is deleted (force=true) and created afresh, with a new secret; each repair is said on the store page.
+ */
+async function repairWebhooks(db: Db, store: StoreRow, client: WooClient, deliveryBase?: string): Promise<string[]> {
+  const remote = await client.webhooks();
+  const ours = await db.select().from(storeWebhooks).where(eq(storeWebhooks.storeId, store.id));
+  const said: string[] = [];
+  for (const topic of STORE_TOPICS) {
+    const mine = ours.filter((w) => w.topic === topic);
+    const active = mine.find((w) => remote.some((r) => r.id === w.remoteId && r.status === 'active'));
+    if (active) {
+      await db
+        .update(storeWebhooks)
+        .set({ status: 'active', checkedAt: new Date() })
+        .where(and(eq(storeWebhooks.storeId, store.id), eq(storeWebhooks.remoteId, active.remoteId)));
+      continue;
+    }
+    const seen = mine.map((w) => remote.find((r) => r.id === w.remoteId)).find((r) => r);
+    if (seen) await client.deleteWebhook(seen.id);
+    await db.delete(storeWebhooks).where(and(eq(storeWebhooks.storeId, store.id), eq(storeWebhooks.topic, topic)));
+    const why = seen ? `the store had set it ${seen.status}` : 'it was missing in the store';
+    const created = await registerWebhook(db, client, store.id, topic, deliveryBase, `re-created ${new Date().toISOString()}: ${why}`);
+    said.push(`${topic}: ${why}; re-created as webhook ${created.id}`);
+  }
+  return said;
+}
+
+/**
+ * Reconciliation (cron and `store sync`): repairs our webhooks, then lists every order modified since the last run
+ * (minus an overlap, paged, without a status filter so paging cannot skip one) and takes each through the same
+ * intake as a delivery. The watermark is this run's start, saved only when the run completes.
+ */
+export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: string; now?: Date } = {}): Promise<StoreSyncResult> {
+  const store = await findStore(db, storeId);
+  if (!store) throw new AppError('resource_missing', 'store', `No such store: ${storeId}.`);
+  if (store.status !== 'connected') throw new AppError('resource_missing', 'store', `Store ${storeId} is ${store.status}.`);
+  const startedAt = o.now ?? new Date();
+  const result: StoreSyncResult = { orders: 0, invoiced: 0, corrected: 0, webhooks: [] };
+  try {
+    if (store.mode === 'live') await checkEndpointUrl(store.url, 'live');
+    const client = storeClient(store);
+    result.webhooks = await repairWebhooks(db, store, client, o.deliveryBase);
+    const since = new Date((store.lastSyncAt ?? store.createdAt).getTime() - OVERLAP_MS);
+    for (let page = 1; ; page++) {
+      const { orders, totalPages } = await client.ordersModifiedAfter(since, page);
+      for (const order of orders) {
+        const r = await intakeStoreOrder(db, store, order, () => client);
+        result.orders += 1;
+        if (r.invoiced) result.invoiced += 1;
+        result.corrected += r.corrected;
+      }
+      if (page >= totalPages || orders.length === 0) break;
+    }
+  } catch (err) {
+    result.error = err instanceof Error ? err.message : String(err);
+    await db.update(storeConnections).set({ lastSyncResult: result }).where(eq(storeConnections.id, storeId));
+    throw err;
+  }
+  await db.update(storeConnections).set({ lastSyncAt: startedAt, lastSyncResult: result }).where(eq(storeConnections.id, storeId));
+  return result;
+}
+
+export async function connectedStoreIds(db: Db): Promise<string[]> {
+  const rows = await db.select({ id: storeConnections.id }).from(storeConnections).where(eq(storeConnections.status, 'connected'));
+  return rows.map((r) => r.id);
+}

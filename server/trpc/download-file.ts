@@ -1,0 +1,36 @@
+import 'server-only';
+import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
+import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
+import { db } from '@/server/db/client';
+import { AppError, ERRORS } from '@/server/errors';
+
+const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
+
+/**
+ * GET /dashboard/files/{id}/{pdf|xml|upo}: the /v1 download endpoints behind the dashboard session instead of an
+ * API key, in the mode of the switch. `?inline=1` lets the detail page preview the PDF in a frame.
+ */
+export async function downloadDocumentFile(req: Request, id: string, kind: string): Promise<Response> {
+  const { userId, mode } = await readDashboardSession(req.headers.get('cookie'));
+  const access = await resolveDashboardScope(db(), userId, mode);
+  if (!access.ok)
+    return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
+  const endpoint = KINDS[kind as keyof typeof KINDS];
+  if (!endpoint) return new Response('not found', { status: 404 });
+  try {
+    const out = await endpoint.handle({ db: db(), scope: access.scope, input: { id }, requestId: 'dashboard' });
+    if (!('raw' in out)) return new Response('unexpected answer', { status: 500 });
+    const headers: Record<string, string> = {
+      'Content-Type': out.contentType,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...out.headers,
+    };
+    if (new URL(req.url).searchParams.get('inline') === '1')
+      headers['Content-Disposition'] = (headers['Content-Disposition'] ?? '').replace(/^attachment/, 'inline');
+    return new Response(typeof out.raw === 'string' ? out.raw : new Uint8Array(out.raw), { status: out.status, headers });
+  } catch (err) {
+    if (err instanceof AppError) return new Response(err.message, { status: ERRORS[err.code].status ?? 400 });
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+import { processStoreDelivery } from '@/server/stores/process-delivery';
+import { connectedStoreIds, syncStore } from '@/server/stores/sync';
+import { writeBackDocument } from '@/server/stores/writeback';
+import { enqueue } from '@/server/jobs/enqueue';
+import type { TaskHandler } from './task';
+
+export const storeDelivery: TaskHandler<'store_delivery'> =
+  (db) =>
+  async ({ deliveryId }) => {
+    await processStoreDelivery(db, deliveryId);
+  };
+
+/** From the cron without a store: one job per connected store, so one slow store does not hold up the others. */
+export const storeSync: TaskHandler<'store_sync'> =
+  (db) =>
+  async ({ storeId }, helpers) => {
+    if (!storeId) {
+      for (const id of await connectedStoreIds(db)) await enqueue(db, 'store_sync', { storeId: id });
+      return;
+    }
+    const result = await syncStore(db, storeId);
+    if (result.webhooks.length) helpers.logger.info(`store_sync ${storeId}: ${result.webhooks.join('; ')}`);
+  };
+
+export const storeWriteback: TaskHandler<'store_writeback'> =
+  (db) =>
+  async ({ documentId }) => {
+    await writeBackDocument(db, documentId);
+  };
