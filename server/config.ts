@@ -26,6 +26,7 @@ const ZConfig = z.object({
   WORKER_TASKS: z.string().optional(),
   WORKER_HEARTBEAT_MS: z.coerce.number().int().positive().default(3_000),
   WORKER_DEAD_AFTER_SECONDS: z.coerce.number().positive().default(15),
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   /** KSeF sending: request time-out, batch threshold and size, longest in-job wait for a rate-limit slot. */
   KSEF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   KSEF_BATCH_THRESHOLD: z.coerce.number().int().nonnegative().default(10),

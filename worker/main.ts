@@ -20,6 +20,7 @@ async function main() {
     concurrency: config().WORKER_CONCURRENCY,
     processId,
     heartbeatMs: config().WORKER_HEARTBEAT_MS,
+    shutdownTimeoutMs: config().WORKER_SHUTDOWN_TIMEOUT_MS,
     log: (line, err) => (err === undefined ? log.info({ processId }, line) : log.error({ processId, err }, line)),
   });
   const probes = config().WORKER_HEALTH_PORT ? await startProbeServer(config().WORKER_HEALTH_PORT, db()) : undefined;

@@ -1,5 +1,6 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import type { Db } from '@/server/db/client';
+import { trackExecution } from '@/server/jobs/in-flight';
 import { parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
 import { log, withLogContext, type LogContext } from '@/server/observability/log';
 import { metrics, secondsSince } from '@/server/observability/metrics';
@@ -52,7 +53,9 @@ function bind<T extends TaskName>(db: Db, name: T) {
       ...(typeof ids.accountId === 'string' && { accountId: ids.accountId }),
       ...((ids.mode === 'test' || ids.mode === 'live') && { mode: ids.mode as 'test' | 'live' }),
     };
-    return withLogContext(context, () => observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers)));
+    return trackExecution(helpers.job.locked_by, () =>
+      withLogContext(context, () => observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers))),
+    );
   };
 }
 

@@ -57,7 +57,7 @@ export const JOBS = {
     key: (p) => `${p.manual ? 'resend' : 'deliver'}:${p.eventId}:${p.endpointId}:${p.attempt}`,
   }),
   maintenance: job({ payload: z.object({}).passthrough(), key: () => 'maintenance' }),
-  // cron: queued documents that lost their send job get it back (server/submission/resend-orphans.ts)
+  // cron: documents on their way to KSeF that lost their send or status job get it back (server/submission/resend-orphans.ts)
   ksef_sweep: job({ payload: z.object({}).passthrough(), key: () => 'ksef_sweep', maxAttempts: 1 }),
   // store connections (server/stores): a verified delivery, a reconciliation (every store from the cron), a write-back
   store_delivery: job({ payload: z.object({ deliveryId: z.number().int().positive() }), key: (p) => `store_delivery:${p.deliveryId}`, maxAttempts: 10 }),

@@ -4,6 +4,7 @@ import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'grap
 import type { Db } from '@/server/db/client';
 import { isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
+import { isRunningUnder } from './in-flight';
 
 export type WorkerRuntimeOptions = {
   db: Db;
@@ -14,6 +15,8 @@ export type WorkerRuntimeOptions = {
   pollInterval?: number;
   processId: string;
   heartbeatMs: number;
+  /** How long a stopping runner waits for its running jobs before graphile-worker fails them. */
+  shutdownTimeoutMs: number;
   log: (line: string, err?: unknown) => void;
 };
 
@@ -45,10 +48,11 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
 
   const tick = async () => {
     await beat(o.db, o.processId, [...(current?.ids ?? starting), ...retired]);
-    if (retired.length > 0) {
-      const ids = [...retired];
+    // an id whose job is still running here stays locked (and listed in the heartbeat) until that job ends
+    const ids = retired.filter((id) => !isRunningUnder(id));
+    if (ids.length > 0) {
       await unlockWorkers(o.db, ids);
-      retired.splice(0, ids.length);
+      for (const id of ids) retired.splice(retired.indexOf(id), 1);
       o.log(`worker: released the jobs of replaced runner ${ids.join(', ')}`);
     }
     const released = await releaseDeadWorkers(o.db);
@@ -98,6 +102,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
           noHandleSignals: true,
           pollInterval: o.pollInterval ?? 1_000,
           logger: graphileLogger(o.log),
+          preset: { worker: { gracefulShutdownAbortTimeout: o.shutdownTimeoutMs } },
         });
         current = { runner, ids };
         if (attempt > 0) o.log(`worker: connected after ${attempt} failed attempts`);
@@ -166,10 +171,13 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         retired.push(...current.ids);
         current = undefined;
       }
-      // every job and queue still locked under this process's ids is released now; if the database cannot be
-      // reached, the heartbeat row stays and a survivor releases them once it stops beating
+      // every job and queue still locked under this process's ids is released now, once no job of theirs still
+      // runs; if the database cannot be reached, the heartbeat row stays and a survivor releases them once it stops beating
       try {
-        await unlockWorkers(o.db, retired);
+        for (const t0 = Date.now(); retired.some(isRunningUnder) && Date.now() - t0 < o.shutdownTimeoutMs;) await new Promise((r) => setTimeout(r, 100));
+        const idle = retired.filter((id) => !isRunningUnder(id));
+        await unlockWorkers(o.db, idle);
+        if (idle.length < retired.length) throw new Error('jobs still running after the shutdown timeout');
         await forget(o.db, o.processId);
       } catch (err) {
         o.log('worker: could not release jobs on stop; another worker will once this one stops beating', err);

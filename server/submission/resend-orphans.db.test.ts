@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';
@@ -10,31 +11,51 @@ import { resendOrphans } from './resend-orphans';
 
 const t = useTestDatabase();
 
-const sendJobs = async (id: string) =>
-  (await t.db().execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs where key = ${`send:${id}`}`))[0]!.n;
+const jobsOf = async (id: string) =>
+  (await t.db().execute<{ key: string }>(sql`select key from graphile_worker.jobs where key in (${`send:${id}`}, ${`status:${id}`}) order by key`)).map((r) =>
+    r.key.slice(0, r.key.indexOf(':')),
+  );
 
-test('a queued ksef_unavailable document without its send job gets one back; the others are left alone', async () => {
-  const { testScope } = await createTestAccount(t.db());
-  const ids: string[] = [];
-  for (const externalId of ['lost', 'has-job', 'fresh', 'credentials']) {
-    ids.push((await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: externalId })))).document.id);
-  }
-  const [lost, hasJob, fresh, credentials] = ids as [string, string, string, string];
+test('a document on its way to KSeF without the job that moves it gets that job back; waiting ones are left alone', async () => {
+  const { testScope, accountId } = await createTestAccount(t.db());
+  const cases = ['lost-retry', 'lost-first', 'has-job', 'fresh', 'credentials', 'sending', 'sent', 'in-batch'] as const;
+  const id: Record<(typeof cases)[number], string> = {} as never;
+  for (const c of cases) id[c] = (await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: c })))).document.id;
   await t.db().execute(sql`delete from graphile_worker._private_jobs`);
-  const unavailable = sql`jsonb_build_object('code', 'ksef_unavailable', 'type', 'ksef_error', 'message', 'KSeF did not answer')`;
-  const aMinuteAgo = sql`now() - interval '2 minutes'`;
-  await t.db().execute(sql`update documents set status = 'queued', last_error = ${unavailable}, updated_at = ${aMinuteAgo} where id in (${lost}, ${hasJob})`);
-  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', { documentId: hasJob, ...testScope }, { runAt: new Date(Date.now() + 60_000) }));
-  // just requeued: its job may still be on the way in another transaction's commit
-  await t.db().execute(sql`update documents set status = 'queued', last_error = ${unavailable} where id = ${fresh}`);
+  const err = (code: string) => sql`jsonb_build_object('code', ${code}::text, 'type', 'ksef_error', 'message', 'x')`;
+  const set = (doc: string, status: string, extra = sql``, old = true) =>
+    t
+      .db()
+      .execute(
+        sql`update documents set status = ${status}::document_status ${extra} ${old ? sql`, updated_at = now() - interval '2 minutes'` : sql``} where id = ${doc}`,
+      );
+  await set(id['lost-retry'], 'queued', sql`, last_error = ${err('ksef_unavailable')}`);
+  await set(id['lost-first'], 'queued');
+  await set(id['has-job'], 'queued');
+  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', { documentId: id['has-job'], ...testScope }, { runAt: new Date(Date.now() + 60_000) }));
+  // just moved: its job may still be on the way in another transaction's commit
+  await set(id.fresh, 'queued', sql``, false);
   // waiting for credentials has no send job on purpose: saving credentials wakes it
-  await t
-    .db()
-    .execute(
-      sql`update documents set status = 'queued', last_error = jsonb_build_object('code', 'ksef_not_connected', 'type', 'ksef_error', 'message', 'x'), updated_at = ${aMinuteAgo} where id = ${credentials}`,
-    );
+  await set(id.credentials, 'queued', sql`, last_error = ${err('ksef_not_connected')}`);
+  await set(id.sending, 'sending', sql`, ksef_session_ref = 'S-1'`);
+  await set(id.sent, 'sending', sql`, ksef_session_ref = 'S-1', ksef_invoice_ref = 'I-1'`);
+  // held by a closed batch session: its status job decides
+  await set(id['in-batch'], 'sending', sql`, ksef_session_ref = 'B-1'`);
+  await t.db().insert(ksefBatches).values({ id: 'kss_test', accountId, mode: 'test', status: 'closed', referenceNumber: 'B-1', documentCount: 1 });
+  await t.db().insert(ksefBatchDocuments).values({ batchId: 'kss_test', documentId: id['in-batch'], fileName: 'a.xml' });
 
-  expect(await resendOrphans(t.db())).toBe(1);
-  expect([await sendJobs(lost), await sendJobs(hasJob), await sendJobs(fresh), await sendJobs(credentials)]).toEqual([1, 1, 0, 0]);
-  expect(await resendOrphans(t.db())).toBe(0);
+  expect(await resendOrphans(t.db())).toEqual({ send: 3, status: 1 });
+  const after: Record<string, string[]> = {};
+  for (const c of cases) after[c] = await jobsOf(id[c]);
+  expect(after).toEqual({
+    'lost-retry': ['send'],
+    'lost-first': ['send'],
+    'has-job': ['send'],
+    fresh: [],
+    credentials: [],
+    sending: ['send'],
+    sent: ['status'],
+    'in-batch': [],
+  });
+  expect(await resendOrphans(t.db())).toEqual({ send: 0, status: 0 });
 });

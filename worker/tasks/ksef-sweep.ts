@@ -2,8 +2,8 @@ import { log } from '@/server/observability/log';
 import { resendOrphans } from '@/server/submission/resend-orphans';
 import type { TaskHandler } from './task';
 
-/** Every minute (cron): documents left in queued without their send job get it back. */
+/** Every minute (cron): documents on their way to KSeF that lost the job moving them get it back. */
 export const ksefSweep: TaskHandler<'ksef_sweep'> = (db) => async () => {
-  const n = await resendOrphans(db);
-  if (n) log.warn({ documents: n }, 'ksef_sweep: send jobs restored');
+  const restored = await resendOrphans(db);
+  if (restored.send + restored.status) log.warn(restored, 'ksef_sweep: lost jobs restored');
 };
