@@ -9,7 +9,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -26,6 +25,8 @@ import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { withDatabase } from '@/test/global-setup';
 import { paidOrder } from '@/test/orders';
 import { collect, freePort, stopGroup, waitFor } from '@/test/web';
+import { rssMb } from './lib/cpu';
+import { createdToAcceptedMs as latencies, percentile } from './lib/documents';
 
 const [documents = 2000, sellerCount = 20, workerCount = 1] = process.argv.slice(2).map(Number);
 const children: ChildProcess[] = [];
@@ -38,29 +39,6 @@ function child(file: string, env: Record<string, string>) {
   const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(proc);
   return collect(proc);
-}
-
-/** Resident memory of a process (Linux /proc), in MB. */
-function rssMb(pid: number): number {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-    return Math.round(kb / 1024);
-  } catch {
-    return NaN;
-  }
-}
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-};
-
-async function latencies(db: Db, ids: string[]): Promise<number[]> {
-  const rows = await db.execute<{ ms: number }>(sql`
-    select extract(epoch from (t.at - d.created_at)) * 1000 as ms
-    from documents d join document_transitions t on t.document_id = d.id and t.to_status = 'accepted'
-    where d.id in ${ids}`);
-  return rows.map((r) => Number(r.ms));
 }
 
 async function acceptedCount(db: Db, ids: string[]): Promise<{ accepted: number; final: number }> {
@@ -119,9 +97,9 @@ async function main() {
     );
     const workerPids = children.slice(-workerCount).map((c) => c.pid!);
     await new Promise((r) => setTimeout(r, 3_000));
-    const idleRss = workerPids.map(rssMb);
+    const idleRss = workerPids.map((pid) => rssMb([pid]));
     let peakRss = idleRss.slice();
-    const sampler = setInterval(() => (peakRss = workerPids.map((pid, i) => Math.max(peakRss[i]!, rssMb(pid)))), 250);
+    const sampler = setInterval(() => (peakRss = workerPids.map((pid, i) => Math.max(peakRss[i]!, rssMb([pid])))), 250);
     // warm-up: every seller authenticates and opens its session once
     const warm = await Promise.all(scopes.map((s) => createInvoiceDocument(db, s, parseOrderInput(paidOrder())).then((r) => r.document.id)));
     await waitFor(async () => (await acceptedCount(db, warm)).final === warm.length, 60_000);

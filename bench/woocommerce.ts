@@ -30,6 +30,7 @@ import { connectStore } from '@/server/stores/connect';
 import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
 import { withDatabase } from '@/test/global-setup';
 import { collect, freePort, startWeb, stopGroup, waitFor } from '@/test/web';
+import { percentile } from './lib/documents';
 
 const [deliveries = 500, concurrency = 8] = process.argv.slice(2).map(Number);
 const children: ChildProcess[] = [];
@@ -44,11 +45,6 @@ function child(file: string, env: Record<string, string>) {
   children.push(proc);
   return collect(proc);
 }
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-};
 
 async function main() {
   let adminUrl = process.env.DATABASE_URL;

@@ -1,7 +1,8 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import type { Db } from '@/server/db/client';
+import { isDatabaseUnavailable } from '@/server/db/faults';
 import { trackExecution } from '@/server/jobs/in-flight';
-import { parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
+import { jobQueue, parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
 import { log, withLogContext, type LogContext } from '@/server/observability/log';
 import { metrics, secondsSince } from '@/server/observability/metrics';
 import type { TaskHandler } from './tasks/task';
@@ -54,9 +55,36 @@ function bind<T extends TaskName>(db: Db, name: T) {
       ...((ids.mode === 'test' || ids.mode === 'live') && { mode: ids.mode as 'test' | 'live' }),
     };
     return trackExecution(helpers.job.locked_by, () =>
-      withLogContext(context, () => observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers))),
+      withLogContext(context, async () => {
+        try {
+          await observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers));
+        } catch (err) {
+          if (!isDatabaseUnavailable(err) || !helpers.job.key) throw err;
+          await runAgainSoon(name, payload, helpers);
+        }
+      }),
     );
   };
+}
+
+/** Seconds before a job the database failed runs again. */
+const DATABASE_RETRY_SECONDS = 5;
+
+/**
+ * The database, not the job, failed (a lost connection, a restart): the job runs again in a few seconds as a new
+ * row, through graphile-worker's own pool, without counting an attempt. graphile-worker's back-off (exp(attempts)
+ * seconds) would otherwise have a job that met a few connection losses wait for many minutes.
+ */
+async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelpers): Promise<void> {
+  const parsed = parsePayload(name, payload ?? {});
+  await helpers.addJob(name, parsed, {
+    jobKey: helpers.job.key!,
+    queueName: jobQueue(name, parsed),
+    runAt: new Date(Date.now() + DATABASE_RETRY_SECONDS * 1000),
+    maxAttempts: helpers.job.max_attempts,
+    priority: helpers.job.priority,
+  });
+  log.warn({ retryInSeconds: DATABASE_RETRY_SECONDS }, 'job_retried_database_unavailable');
 }
 
 /** Duration and outcome of every job; a failure is logged here, with the job's ids, before graphile-worker retries it. */

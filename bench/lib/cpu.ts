@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 
@@ -43,3 +43,32 @@ export async function listBackendPids(db: Db, database: string): Promise<number[
 export type CpuUse = { webMs: number; postgresMs: number };
 /** Starts counting; the returned function stops and tells what was used meanwhile. */
 export type CpuMeter = () => Promise<() => Promise<CpuUse>>;
+
+/** The processes of a process group (a child started detached, with whatever it forks: next start's next-server). */
+export function groupPids(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pgrp is the 5th field, the 3rd after the parenthesised command name
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) pids.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Resident memory of processes together (Linux /proc), in MB. */
+export function rssMb(pids: readonly number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return Math.round(kb / 1024);
+}

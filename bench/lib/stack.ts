@@ -22,6 +22,8 @@ export type BenchStack = {
   /** Test-mode API keys, one per account. */
   keys: string[];
   databaseUrl: string;
+  /** The web server's APP_SECRET, for worker processes of the same stack. */
+  appSecret: string;
   db: Db;
   /** Starts counting the CPU of the web server and the database's backends; the returned function stops. */
   startCpuMeter: CpuMeter;
@@ -37,7 +39,7 @@ const EMBEDDED_PORT = 54349;
  * (bench/lib/bare-app.ts). DATABASE_URL names the server to use (its database is only used to create and drop
  * ours); without it an embedded cluster under .data/pg-bench runs.
  */
-export async function startBenchStack(options: { accounts: number }): Promise<BenchStack> {
+export async function startBenchStack(options: { accounts: number; env?: Record<string, string> }): Promise<BenchStack> {
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => console.error('bench cleanup:', err));
@@ -62,7 +64,8 @@ export async function startBenchStack(options: { accounts: number }): Promise<Be
     cleanups.push(() => db.$client.end());
     const keys = await createKeys(db, options.accounts);
     // Sealing (idempotent answers, credentials) needs a secret; a run of its own gets a fresh one.
-    const web = await startWeb({ DATABASE_URL: url, APP_SECRET: process.env.APP_SECRET ?? randomToken(256) });
+    const appSecret = process.env.APP_SECRET ?? randomToken(256);
+    const web = await startWeb({ ...options.env, DATABASE_URL: url, APP_SECRET: appSecret });
     cleanups.push(web.stop);
     const bare = await startBareApp();
     cleanups.push(bare.stop);
@@ -76,7 +79,7 @@ export async function startBenchStack(options: { accounts: number }): Promise<Be
         return { webMs: cpuSpentMs(before.web, after.web), postgresMs: cpuSpentMs(before.postgres, after.postgres) };
       };
     };
-    return { url: web.url, bareUrl: bare.url, webPid: web.pid, keys, databaseUrl: url, db, startCpuMeter, stop };
+    return { url: web.url, bareUrl: bare.url, webPid: web.pid, keys, databaseUrl: url, appSecret, db, startCpuMeter, stop };
   } catch (err) {
     await stop();
     throw err;

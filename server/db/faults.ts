@@ -14,3 +14,29 @@ export function isDriverWriteAfterClose(err: unknown): boolean {
     /postgres[\\/]src[\\/]connection\.js/.test(err.stack ?? '')
   );
 }
+
+/** postgres.js' own codes for a connection that could not be made or was lost, and the socket's. */
+const DRIVER_CODES = new Set([
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+/** SQLSTATEs of a server that is going away or not taking connections: class 08, admin/crash shutdown, too many clients. */
+const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
+
+/**
+ * Whether an error (or any error in its cause chain: drizzle wraps the driver's) says the database could not be
+ * reached, rather than that the statement was wrong. Such a failure is the infrastructure's, not the job's.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (DRIVER_CODES.has(code) || SERVER_CODES.test(code))) return true;
+  }
+  return false;
+}

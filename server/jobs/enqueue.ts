@@ -7,17 +7,24 @@ export type JobOptions = { runAt?: Date; priority?: number };
 /**
  * Adds a job inside the caller's transaction (invariant 2): the job exists exactly when the state change that
  * needs it committed. Key, queue and attempts come from the registry.
+ *
+ * A waiting job of the same key is removed and a new row added, never updated in place: graphile-worker completes
+ * a job by deleting its row by id, so a job that re-enqueues its own key after its lock was released (a runner
+ * given up on while its code still ran) would otherwise see its successor deleted by its own completion. A
+ * running job of the key keeps running, without its key and without retries (graphile-worker's rule).
  */
 export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: JobInput<T>, o: JobOptions = {}): Promise<void> {
   const payload = parsePayload(task, input);
   const def: { maxAttempts?: number } = JOBS[task];
-  await tx.execute(sql`select graphile_worker.add_job(
+  const key = jobKey(task, payload);
+  await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text))
+  select graphile_worker.add_job(
     ${task}::text,
     ${JSON.stringify(payload)}::json,
     queue_name := ${jobQueue(task, payload) ?? null}::text,
     run_at := ${o.runAt?.toISOString() ?? null}::timestamptz,
     max_attempts := ${def.maxAttempts ?? 25}::int,
-    job_key := ${jobKey(task, payload)}::text,
+    job_key := ${key}::text,
     priority := ${o.priority ?? 0}::int
-  )`);
+  ) from removed`);
 }

@@ -31,6 +31,11 @@ function createMetrics() {
       buckets: seconds,
       registers,
     }),
+    dbQueries: new Counter({
+      name: 'ksef_relay_db_queries_total',
+      help: "SQL statements this process sent through its drizzle pools (graphile-worker's own are not counted)",
+      registers,
+    }),
     jobFailures: new Counter({ name: 'ksef_relay_job_failures_total', help: 'Worker jobs that threw, by task', labelNames: ['task'] as const, registers }),
     ksefRequests: new Histogram({
       name: 'ksef_relay_ksef_request_duration_seconds',

@@ -1,0 +1,286 @@
+/**
+ * bench/cost-per-document.ts (issue 19): the whole pipeline black-box, as `npm start` runs it: `next start`, the
+ * compiled worker (dist/worker.mjs), the KSeF emulator in its own process with its default 1 s processing delay
+ * and test limits, the SMTP sink, one webhook endpoint per seller (a receiver in this process), PostgreSQL.
+ * Orders of 10 lines come in over HTTP (POST /v1/invoices); a document counts as done when it is accepted and its
+ * PDF, e-mail and webhook delivery are done (no job of it is left).
+ *   1. throughput: `documents` orders over `sellers` sellers as fast as 50 connections post them;
+ *   2. latency: an offered 20 orders/s for 30 s; create→accepted p50/p99.
+ * CPU per step: with layout `steps` every step has a worker process of its own (and PGAPPNAME), so the CPU of
+ * each process and of its PostgreSQL backends is that step's; layout `stack` is the stack's own (worker + PDF worker).
+ * Usage: npm run build && npx tsx bench/cost-per-document.ts [documents=2000] [sellers=100] [layout=stack|steps]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { createEmulatorControl } from '@/emulators/ksef/control-client';
+import { randomNip } from '@/emulators/ksef/testing';
+import { createAccount } from '@/server/accounts/create-account';
+import { ROOT } from '@/server/config';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { collect, freePort, stopGroup, waitFor } from '@/test/web';
+import { groupPids, rssMb, takeCpuSnapshot } from './lib/cpu';
+import { createdToAcceptedMs, percentile } from './lib/documents';
+import { orderBodyFactory } from './lib/orders';
+import { startBenchStack } from './lib/stack';
+
+const [documents = 2000, sellerCount = 100] = process.argv.slice(2, 4).map(Number);
+const layout = process.argv[4] === 'steps' ? 'steps' : 'stack';
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/** Worker processes: the stack's two, or one per step (tasks not named fall to `other`: crons, offline, stores). */
+const LAYOUTS: Record<typeof layout, { name: string; tasks: string; concurrency?: number }[]> = {
+  stack: [
+    { name: 'worker', tasks: '-pdf_render' },
+    { name: 'worker-pdf', tasks: 'pdf_render', concurrency: 1 },
+  ],
+  steps: [
+    { name: 'prepare', tasks: 'document_prepare' },
+    { name: 'send', tasks: 'ksef_send,ksef_batch_status' },
+    { name: 'status', tasks: 'ksef_status' },
+    { name: 'pdf', tasks: 'pdf_render', concurrency: 1 },
+    { name: 'mail', tasks: 'mail_send' },
+    { name: 'webhook', tasks: 'webhook_deliver' },
+    { name: 'other', tasks: '-document_prepare,-ksef_send,-ksef_batch_status,-ksef_status,-pdf_render,-mail_send,-webhook_deliver' },
+  ],
+};
+
+const children: ChildProcess[] = [];
+function child(args: string[], env: Record<string, string>) {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.push(proc);
+  return { proc, output: collect(proc) };
+}
+const tsx = (file: string, env: Record<string, string>) => child(['--import', 'tsx', path.join(ROOT, file)], env);
+const alive = (url: string) =>
+  fetch(url).then(
+    () => true,
+    () => false,
+  );
+
+async function main() {
+  const webhookHits = { n: 0 };
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      webhookHits.n++;
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+
+  const ksefPort = await freePort();
+  const ksefUrl = `http://127.0.0.1:${ksefPort}/v2`;
+  tsx('emulators/ksef/main.ts', { KSEF_EMULATOR_PORT: String(ksefPort) });
+  const smtpPort = await freePort();
+  const smtpHttp = await freePort();
+  tsx('emulators/smtp/main.ts', { SMTP_SINK_PORT: String(smtpPort), SMTP_SINK_HTTP_PORT: String(smtpHttp) });
+  await waitFor(() => alive(`${ksefUrl}/security/public-key-certificates`), 30_000);
+  await waitFor(() => alive(`http://127.0.0.1:${smtpHttp}/messages`), 30_000);
+
+  const common = {
+    KSEF_TEST_BASE_URL: ksefUrl,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    METRICS_TOKEN,
+    LOG_LEVEL: 'warn',
+  };
+  const stack = await startBenchStack({ accounts: 0, env: { ...common, PGAPPNAME: 'kr-web' } });
+  const { db } = stack;
+  try {
+    const control = createEmulatorControl(ksefUrl);
+    const keys: string[] = [];
+    for (let i = 0; i < sellerCount; i++) {
+      const nip = randomNip();
+      const acct = await createAccount(db, {
+        email: `cost-${i}@example.test`,
+        seller: { nip, name: `Sklep ${i} sp. z o.o.`, address1: 'ul. Prosta 1', address2: '00-001 Warszawa' },
+      });
+      await saveKsefCredential(db, { accountId: acct.accountId, mode: 'test' }, { kind: 'token', token: (await control.createCredentials(nip)).token });
+      const created = await fetch(`${stack.url}/v1/webhook_endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${acct.testKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiverUrl, enabled_events: ['*'] }),
+      });
+      if (created.status !== 201) throw new Error(`webhook endpoint: ${created.status} ${await created.text()}`);
+      keys.push(acct.testKey);
+    }
+
+    const workers = await Promise.all(
+      LAYOUTS[layout].map(async (w) => {
+        const port = await freePort();
+        const env = {
+          ...common,
+          DATABASE_URL: stack.databaseUrl,
+          APP_SECRET: stack.appSecret,
+          WORKER_TASKS: w.tasks,
+          WORKER_HEALTH_PORT: String(port),
+          PGAPPNAME: `kr-${w.name}`,
+          ...(w.concurrency && { WORKER_CONCURRENCY: String(w.concurrency) }),
+        };
+        return { ...w, port, ...child([path.join(ROOT, 'dist/worker.mjs')], env) };
+      }),
+    );
+    await waitFor(
+      async () => workers.every((w) => w.output().includes('worker: running')),
+      30_000,
+      () => workers.map((w) => w.output()).join('\n'),
+    );
+
+    const body = orderBodyFactory(10);
+    const post = async (n: number, prefix: string): Promise<{ id: string; at: number }> => {
+      const res = await fetch(`${stack.url}/v1/invoices`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys[n % keys.length]}`, 'content-type': 'application/json' },
+        body: body(`${prefix}-${n}`),
+      });
+      if (res.status !== 201) throw new Error(`POST /v1/invoices: ${res.status} ${await res.text()}`);
+      return { id: ((await res.json()) as { id: string }).id, at: Date.now() };
+    };
+    /** Every document final and no job but the crons' left: PDFs rendered, mails and webhooks delivered. */
+    const drained = async (ids: string[]) => {
+      const [row] = await db.execute<{ open: number; jobs: number }>(sql`
+        select (select count(*) from documents where id in ${ids} and status in ('pending', 'queued', 'sending'))::int as open,
+               (select count(*) from graphile_worker.jobs where task_identifier not in ('ksef_sweep', 'ksef_check', 'maintenance', 'plan_release', 'store_sync'))::int as jobs`);
+      return row!.open === 0 && row!.jobs === 0;
+    };
+
+    // warm-up: each seller authenticates, opens its session and renders once
+    const warm = await Promise.all(keys.map((_, i) => post(i, 'warm').then((r) => r.id)));
+    await waitFor(() => drained(warm), 180_000);
+
+    // 1. throughput, CPU and queries per document
+    const processes = [{ name: 'web', pids: () => groupPids(stack.webPid) }, ...workers.map((w) => ({ name: w.name, pids: () => groupPids(w.proc.pid!) }))];
+    const pg = await startBackendMeter(stack);
+    const before = new Map(processes.map((p) => [p.name, sumCpu(p.pids())]));
+    const queriesBefore = await scrapeQueries(stack.url, workers);
+    const xactBefore = await commits(stack);
+    const peakRss = new Map<string, number>();
+    const sampler = setInterval(() => {
+      for (const p of processes) peakRss.set(p.name, Math.max(peakRss.get(p.name) ?? 0, rssMb(p.pids())));
+    }, 250);
+    const t0 = Date.now();
+    const ids: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < documents) ids.push((await post(next++, 'burst')).id);
+      }),
+    );
+    const posted = Date.now();
+    let acceptedAt = 0;
+    await waitFor(async () => {
+      if (!acceptedAt) {
+        const [row] = await db.execute<{ n: number }>(sql`select count(*)::int as n from documents where id in ${ids} and status = 'accepted'`);
+        if (row!.n === ids.length) acceptedAt = Date.now();
+      }
+      return drained(ids);
+    }, 900_000);
+    const done = Date.now();
+    const pgCpu = await pg.stop();
+    const cpu = processes.map((p) => ({ name: p.name, ms: sumCpu(p.pids()) - before.get(p.name)! }));
+    const queriesAfter = await scrapeQueries(stack.url, workers);
+    const xact = (await commits(stack)) - xactBefore;
+    const lat = await createdToAcceptedMs(db, ids);
+
+    // 2. latency at an offered 20 orders/s for 30 s
+    const paced: Promise<{ id: string; at: number }>[] = [];
+    const start = Date.now();
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, Math.max(0, start + i * 50 - Date.now())));
+      paced.push(post(i, 'paced'));
+    }
+    const pacedIds = (await Promise.all(paced)).map((r) => r.id);
+    await waitFor(() => drained(pacedIds), 300_000);
+    const pacedLat = await createdToAcceptedMs(db, pacedIds);
+    clearInterval(sampler);
+
+    const n = ids.length;
+    console.log(
+      `\ncost per document: ${n} orders of 10 lines over ${sellerCount} sellers, layout ${layout} (${workers.map((w) => w.name).join(', ')}), KSeF emulator 1 s processing delay, test limits, 2 cores`,
+    );
+    console.table([
+      {
+        run: `burst of ${n}`,
+        'intake req/s': Math.round((n / (posted - t0)) * 1000),
+        'accepted docs/s': Math.round((n / (acceptedAt - t0)) * 10000) / 10,
+        'done docs/s': Math.round((n / (done - t0)) * 10000) / 10,
+        'p50 ms': Math.round(percentile(lat, 50)),
+        'p99 ms': Math.round(percentile(lat, 99)),
+      },
+      { run: 'offered 20/s × 30 s', 'intake req/s': 20, 'p50 ms': Math.round(percentile(pacedLat, 50)), 'p99 ms': Math.round(percentile(pacedLat, 99)) },
+    ]);
+    const rows = cpu.map((c) => ({
+      process: c.name,
+      'CPU ms/doc': +(c.ms / n).toFixed(2),
+      'its PostgreSQL CPU ms/doc': +((pgCpu.get(`kr-${c.name}`) ?? 0) / n).toFixed(2),
+      'queries/doc': +(((queriesAfter.get(c.name) ?? 0) - (queriesBefore.get(c.name) ?? 0)) / n).toFixed(1),
+      'peak RSS MB': peakRss.get(c.name),
+    }));
+    console.table(rows);
+    const other = [...pgCpu].filter(([app]) => !rows.some((r) => `kr-${r.process}` === app)).reduce((s, [, ms]) => s + ms, 0);
+    const total = cpu.reduce((s, c) => s + c.ms, 0) + [...pgCpu.values()].reduce((s, ms) => s + ms, 0);
+    console.log(
+      `in all: ${(total / n).toFixed(1)} ms CPU per done document (service processes and their PostgreSQL backends; ${(other / n).toFixed(2)} ms of it in backends of other names), ${(xact / n).toFixed(1)} PostgreSQL commits per document, ${webhookHits.n} webhook deliveries received`,
+    );
+    console.log('goals: ≥ 50 docs/s; at 20/s p50 ≤ 3 s, p99 ≤ 6 s; ≤ 30 ms CPU per document; ≤ 250 MB RSS per process');
+  } finally {
+    await Promise.all(children.map((c) => stopGroup(c)));
+    await stack.stop();
+    receiver.close();
+  }
+}
+
+const sumCpu = (pids: number[]) => [...takeCpuSnapshot(pids).values()].reduce((s, ms) => s + ms, 0);
+
+/** CPU of PostgreSQL backends by application name, sampled so that backends closed meanwhile still count. */
+async function startBackendMeter(stack: Awaited<ReturnType<typeof startBenchStack>>) {
+  const seen = new Map<number, { app: string; first: number; last: number }>();
+  const sample = async () => {
+    const rows = await stack.db.execute<{ pid: number; app: string }>(
+      sql`select pid, application_name as app from pg_stat_activity where datname = current_database()`,
+    );
+    const now = takeCpuSnapshot(rows.map((r) => r.pid));
+    for (const r of rows) {
+      const ms = now.get(r.pid);
+      if (ms === undefined) continue;
+      const s = seen.get(r.pid);
+      if (s) s.last = ms;
+      else seen.set(r.pid, { app: r.app, first: ms, last: ms });
+    }
+  };
+  await sample();
+  const timer = setInterval(() => void sample(), 500);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await sample();
+      const byApp = new Map<string, number>();
+      for (const s of seen.values()) byApp.set(s.app, (byApp.get(s.app) ?? 0) + s.last - s.first);
+      return byApp;
+    },
+  };
+}
+
+/** ksef_relay_db_queries_total of the web process and of each worker. */
+async function scrapeQueries(webUrl: string, workers: { name: string; port: number }[]): Promise<Map<string, number>> {
+  const read = async (url: string) => {
+    const text = await (await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    return Number(/^ksef_relay_db_queries_total (\d+)/m.exec(text)?.[1] ?? 0);
+  };
+  const out = new Map<string, number>([['web', await read(`${webUrl}/metrics`)]]);
+  for (const w of workers) out.set(w.name, await read(`http://127.0.0.1:${w.port}/metrics`));
+  return out;
+}
+
+async function commits(stack: Awaited<ReturnType<typeof startBenchStack>>): Promise<number> {
+  const [row] = await stack.db.execute<{ n: string }>(sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`);
+  return Number(row!.n);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
