@@ -77,11 +77,13 @@ describe('migrate, CLI and worker from dist/', () => {
       const metrics = await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
       expect(metrics).toContain('ksef_relay_job_duration_seconds');
       expect(metrics).toContain('process_resident_memory_bytes');
-      const running = output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { msg: string });
-      expect(running.map((l) => l.msg)).toContain('worker: running');
+      // the probes listen before the job runner has connected: its line comes when it has
+      const messages = () =>
+        output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => (JSON.parse(l) as { msg: string }).msg);
+      await waitFor(async () => messages().includes('worker: running'), 30_000, output);
       const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
       process.kill(proc.pid!, 'SIGTERM');
       expect(await exited).toBe(0);

@@ -1,6 +1,7 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import type { Db } from '@/server/db/client';
-import { isDatabaseUnavailable } from '@/server/db/faults';
+import { renewPool } from '@/server/db/client';
+import { isConnectTimeout, isDatabaseUnavailable } from '@/server/db/faults';
 import { trackExecution } from '@/server/jobs/in-flight';
 import { jobQueue, parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
 import { log, withLogContext, type LogContext } from '@/server/observability/log';
@@ -54,12 +55,14 @@ function bind<T extends TaskName>(db: Db, name: T) {
       ...(typeof ids.accountId === 'string' && { accountId: ids.accountId }),
       ...((ids.mode === 'test' || ids.mode === 'live') && { mode: ids.mode as 'test' | 'live' }),
     };
-    return trackExecution(helpers.job.locked_by, () =>
+    return trackExecution(helpers.job, () =>
       withLogContext(context, async () => {
         try {
           await observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers));
         } catch (err) {
-          if (!isDatabaseUnavailable(err) || !helpers.job.key) throw err;
+          if (!isDatabaseUnavailable(err)) throw err;
+          if (isConnectTimeout(err)) renewPool(db);
+          if (!helpers.job.key) throw err;
           await runAgainSoon(name, payload, helpers);
         }
       }),

@@ -24,6 +24,9 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
     persistent: true,
     createPostgresUser: true, // postgres refuses to run as root; the package runs it as a `postgres` user
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    // the test suite runs files in parallel, several with worker processes and web servers of their own: 100
+    // connections (the default) can run out, and postgres.js retries a refused start-up without delay
+    postgresFlags: ['-c', 'max_connections=300'],
     onLog: (m) => logs.push(m),
     onError: (m) => logs.push(String(m)),
   });

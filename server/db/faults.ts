@@ -34,9 +34,17 @@ const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
  * reached, rather than that the statement was wrong. Such a failure is the infrastructure's, not the job's.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = databaseFaultCode(err);
+  return code !== undefined && (DRIVER_CODES.has(code) || SERVER_CODES.test(code));
+}
+
+/** A connect that timed out: what a broken postgres.js pool reports, and the cue to renew it (renewPool). */
+export const isConnectTimeout = (err: unknown): boolean => databaseFaultCode(err) === 'CONNECT_TIMEOUT';
+
+function databaseFaultCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (DRIVER_CODES.has(code) || SERVER_CODES.test(code))) return true;
+    if (typeof code === 'string' && (DRIVER_CODES.has(code) || SERVER_CODES.test(code))) return code;
   }
-  return false;
+  return undefined;
 }

@@ -52,3 +52,21 @@ export async function releaseDeadWorkers(db: Db): Promise<string[]> {
 export async function forget(db: Db, processId: string): Promise<void> {
   await db.execute(sql`delete from worker_heartbeats where worker_id = ${processId}`);
 }
+
+/**
+ * A job or queue locked for over 30 s under one of this process's live ids while no job of it runs here: a fetch
+ * whose answer a dropped connection lost (the job was locked, the runner never saw it). Nobody else releases such
+ * a lock, since the id is alive; the runtime replaces the runner, whose ids are then released.
+ */
+export async function findLeakedLock(db: Db, ids: string[], running: { jobIds: string[]; queueIds: number[] }): Promise<string | undefined> {
+  if (ids.length === 0) return undefined;
+  const idList = `{${ids.join(',')}}`;
+  const [row] = await db.execute<{ what: string }>(sql`
+    select 'job ' || id as what from graphile_worker._private_jobs
+    where locked_by = any(${idList}::text[]) and locked_at < now() - interval '30 seconds' and not (id::text = any(${`{${running.jobIds.join(',')}}`}::text[]))
+    union all
+    select 'queue ' || queue_name from graphile_worker._private_job_queues
+    where locked_by = any(${idList}::text[]) and locked_at < now() - interval '30 seconds' and not (id = any(${`{${running.queueIds.join(',')}}`}::int[]))
+    limit 1`);
+  return row?.what;
+}

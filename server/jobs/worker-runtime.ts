@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
-import type { Db } from '@/server/db/client';
-import { isDriverWriteAfterClose } from '@/server/db/faults';
-import { beat, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
-import { isRunningUnder } from './in-flight';
+import { createDb, type Db } from '@/server/db/client';
+import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
+import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
+import { isRunningUnder, runningJobs } from './in-flight';
 
 export type WorkerRuntimeOptions = {
   db: Db;
@@ -46,18 +46,34 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   let interrupt: ((reason: string) => void) | undefined;
   let wake: (() => void) | undefined;
 
+  // The heartbeat has a connection of its own, quick to time out and renewed on any failure: a process whose
+  // beats stop is taken as dead and its locks are released while its jobs may still run, so a pool busy with
+  // jobs, or broken by a lost server connection, must not silence it.
+  const newBeatDb = () => createDb(o.connectionString, { max: 1, connectTimeoutSeconds: 3 });
+  let beatDb = newBeatDb();
   const tick = async () => {
-    await beat(o.db, o.processId, [...(current?.ids ?? starting), ...retired]);
+    const ids = () => [...(current?.ids ?? starting), ...retired];
+    await beat(beatDb, o.processId, ids()).catch((err: unknown) => {
+      if (!isDatabaseUnavailable(err)) throw err;
+      void beatDb.$client.end({ timeout: 1 }).catch(() => {});
+      beatDb = newBeatDb();
+      return beat(beatDb, o.processId, ids());
+    });
     // an id whose job is still running here stays locked (and listed in the heartbeat) until that job ends
-    const ids = retired.filter((id) => !isRunningUnder(id));
-    if (ids.length > 0) {
-      await unlockWorkers(o.db, ids);
-      for (const id of ids) retired.splice(retired.indexOf(id), 1);
-      o.log(`worker: released the jobs of replaced runner ${ids.join(', ')}`);
+    const idle = retired.filter((id) => !isRunningUnder(id));
+    if (idle.length > 0) {
+      await unlockWorkers(o.db, idle);
+      for (const id of idle) retired.splice(retired.indexOf(id), 1);
+      o.log(`worker: released the jobs of replaced runner ${idle.join(', ')}`);
     }
     const released = await releaseDeadWorkers(o.db);
     if (released.length) o.log(`worker: released jobs of dead workers ${released.join(', ')}`);
+    // seen on two ticks in a row, so that a job finishing just now is not taken for a leak
+    const leak = current && !stopping ? await findLeakedLock(o.db, current.ids, runningJobs()) : undefined;
+    if (leak && leak === lastLeak) restart(`${leak} is locked under this runner but not running`);
+    lastLeak = leak;
   };
+  let lastLeak: string | undefined;
   let beatFailures = 0;
   let ticking = false;
   const timer = setInterval(() => {
@@ -162,7 +178,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     restart,
     stop: async () => {
       stopping = true;
-      clearInterval(timer);
+      // the heartbeat goes on while running jobs finish, so that no other process takes this one for dead
       interrupt?.('stopping');
       wake?.();
       await looping;
@@ -175,11 +191,15 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
       // runs; if the database cannot be reached, the heartbeat row stays and a survivor releases them once it stops beating
       try {
         for (const t0 = Date.now(); retired.some(isRunningUnder) && Date.now() - t0 < o.shutdownTimeoutMs;) await new Promise((r) => setTimeout(r, 100));
+        clearInterval(timer);
+        while (ticking) await new Promise((r) => setTimeout(r, 20));
+        await beatDb.$client.end({ timeout: 1 }).catch(() => {});
         const idle = retired.filter((id) => !isRunningUnder(id));
         await unlockWorkers(o.db, idle);
         if (idle.length < retired.length) throw new Error('jobs still running after the shutdown timeout');
         await forget(o.db, o.processId);
       } catch (err) {
+        clearInterval(timer);
         o.log('worker: could not release jobs on stop; another worker will once this one stops beating', err);
       }
     },

@@ -3,6 +3,7 @@
  * later (network errors, time-outs, 5xx, HTML pages from a proxy, 429) becomes KsefUnavailableError; a KSeF
  * refusal (4xx with ExceptionResponse or problem+json) becomes KsefApiError with KSeF's own code.
  */
+import { isDatabaseUnavailable } from '@/server/db/faults';
 export class KsefUnavailableError extends Error {
   constructor(
     message: string,
@@ -109,6 +110,8 @@ export function createKsefHttp({ baseUrl, timeoutMs = 30_000, fetch: doFetch = f
       res = await doFetch(urlFor(baseUrl, req), { method: req.method, headers, body: body as BodyInit | undefined, signal: AbortSignal.timeout(timeoutMs) });
       text = await res.text();
     } catch (err) {
+      // the throttle in front of the fetch reads PostgreSQL: its database failing is not KSeF being down
+      if (isDatabaseUnavailable(err)) throw err;
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       throw new KsefUnavailableError(timedOut ? `KSeF did not answer within ${timeoutMs} ms` : `KSeF unreachable: ${describeNetworkError(err)}`);
     }

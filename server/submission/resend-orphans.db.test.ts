@@ -12,13 +12,15 @@ import { resendOrphans } from './resend-orphans';
 const t = useTestDatabase();
 
 const jobsOf = async (id: string) =>
-  (await t.db().execute<{ key: string }>(sql`select key from graphile_worker.jobs where key in (${`send:${id}`}, ${`status:${id}`}) order by key`)).map((r) =>
-    r.key.slice(0, r.key.indexOf(':')),
-  );
+  (
+    await t
+      .db()
+      .execute<{ key: string }>(sql`select key from graphile_worker.jobs where key in (${`prepare:${id}`}, ${`send:${id}`}, ${`status:${id}`}) order by key`)
+  ).map((r) => r.key.slice(0, r.key.indexOf(':')));
 
 test('a document on its way to KSeF without the job that moves it gets that job back; waiting ones are left alone', async () => {
   const { testScope, accountId } = await createTestAccount(t.db());
-  const cases = ['lost-retry', 'lost-first', 'has-job', 'fresh', 'credentials', 'sending', 'sent', 'in-batch'] as const;
+  const cases = ['lost-retry', 'lost-first', 'has-job', 'fresh', 'credentials', 'sending', 'sent', 'in-batch', 'pending'] as const;
   const id: Record<(typeof cases)[number], string> = {} as never;
   for (const c of cases) id[c] = (await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: c })))).document.id;
   await t.db().execute(sql`delete from graphile_worker._private_jobs`);
@@ -44,7 +46,8 @@ test('a document on its way to KSeF without the job that moves it gets that job 
   await t.db().insert(ksefBatches).values({ id: 'kss_test', accountId, mode: 'test', status: 'closed', referenceNumber: 'B-1', documentCount: 1 });
   await t.db().insert(ksefBatchDocuments).values({ batchId: 'kss_test', documentId: id['in-batch'], fileName: 'a.xml' });
 
-  expect(await resendOrphans(t.db())).toEqual({ send: 3, status: 1 });
+  await t.db().execute(sql`update documents set updated_at = now() - interval '2 minutes' where id = ${id.pending}`);
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1 });
   const after: Record<string, string[]> = {};
   for (const c of cases) after[c] = await jobsOf(id[c]);
   expect(after).toEqual({
@@ -56,6 +59,7 @@ test('a document on its way to KSeF without the job that moves it gets that job 
     sending: ['send'],
     sent: ['status'],
     'in-batch': [],
+    pending: ['prepare'],
   });
-  expect(await resendOrphans(t.db())).toEqual({ send: 0, status: 0 });
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 0, send: 0, status: 0 });
 });

@@ -8,20 +8,23 @@ const WAITING_FOR_CREDENTIALS = ['ksef_not_connected', 'ksef_auth_failed'];
 // the registry's keys are a prefix and the document id (its test pins that): the query joins on them
 const SEND_KEY_PREFIX = jobKey('ksef_send', { documentId: '', accountId: '', mode: 'test' });
 const STATUS_KEY_PREFIX = jobKey('ksef_status', { documentId: '', poll: 0 });
+const PREPARE_KEY_PREFIX = jobKey('document_prepare', { documentId: '' });
 
 /**
  * Safety net for "a fault loses nothing" (DESIGN invariant 2): a document on its way to KSeF always has the job
  * that moves it on. One that has had none for a minute (a job lost to a crash, a replaced runner or a race) gets
- * it back: queued, or sending without a KSeF reference outside a live batch, gets its send job (sendDocument
- * first looks for an earlier submission in the recorded session); sending with a reference gets its status job.
+ * it back: pending gets its prepare job; queued, or sending without a KSeF reference outside a live batch, gets
+ * its send job (sendDocument first looks for an earlier submission in the recorded session); sending with a
+ * reference gets its status job.
  * Left alone: documents waiting for credentials and corrections waiting for their original (woken by those
  * events), and documents held by a live batch session (its status job or the next send's reconciliation moves them).
  */
-export async function resendOrphans(db: Db): Promise<{ send: number; status: number }> {
-  const lost = await db.execute<{ id: string; account_id: string; mode: 'test' | 'live'; step: 'send' | 'status' }>(sql`
-    select d.id, d.account_id, d.mode, case when d.ksef_invoice_ref is null then 'send' else 'status' end as step
+export async function resendOrphans(db: Db): Promise<{ prepare: number; send: number; status: number }> {
+  const lost = await db.execute<{ id: string; account_id: string; mode: 'test' | 'live'; step: 'prepare' | 'send' | 'status' }>(sql`
+    select d.id, d.account_id, d.mode,
+      case when d.status = 'pending' then 'prepare' when d.ksef_invoice_ref is null then 'send' else 'status' end as step
     from documents d
-    where d.status in ('queued', 'sending') and d.updated_at < now() - interval '1 minute'
+    where d.status in ('pending', 'queued', 'sending') and d.updated_at < now() - interval '1 minute'
       and not (d.status = 'queued' and coalesce(d.last_error->>'code', '') in ${WAITING_FOR_CREDENTIALS})
       and (d.kind = 'invoice' or exists (select 1 from documents o where o.id = d.invoice_id and o.status = 'accepted'))
       and not exists (
@@ -30,14 +33,21 @@ export async function resendOrphans(db: Db): Promise<{ send: number; status: num
           and (b.status = 'building' or b.reference_number = d.ksef_session_ref))
       and not exists (
         select 1 from graphile_worker.jobs j
-        where j.key = case when d.ksef_invoice_ref is null then ${SEND_KEY_PREFIX} else ${STATUS_KEY_PREFIX} end || d.id)
+        where j.key = case
+          when d.status = 'pending' then ${PREPARE_KEY_PREFIX} when d.ksef_invoice_ref is null then ${SEND_KEY_PREFIX} else ${STATUS_KEY_PREFIX}
+        end || d.id)
     order by d.seq
     limit 500`);
   for (const o of lost) {
     const scope = { accountId: o.account_id, mode: o.mode };
     await db.transaction((tx) =>
-      o.step === 'status' ? enqueue(tx, 'ksef_status', { documentId: o.id, poll: 0 }) : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
+      o.step === 'prepare'
+        ? enqueue(tx, 'document_prepare', { documentId: o.id })
+        : o.step === 'status'
+          ? enqueue(tx, 'ksef_status', { documentId: o.id, poll: 0 })
+          : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
     );
   }
-  return { send: lost.filter((o) => o.step === 'send').length, status: lost.filter((o) => o.step === 'status').length };
+  const count = (step: (typeof lost)[number]['step']) => lost.filter((o) => o.step === step).length;
+  return { prepare: count('prepare'), send: count('send'), status: count('status') };
 }
