@@ -22,8 +22,9 @@ export function InvoicesTable() {
   const { data } = useQuery({
     ...trpc.invoices.search.queryOptions({ status: status || undefined, query: query || undefined, page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
-    // live refresh only while something on the page can still change
-    refetchInterval: (q) => (q.state.data?.rows.some((r) => isInFlight(r.status)) ? 2_000 : false),
+    // live refresh: fast while something on the page can still change; the first page also slowly, since new
+    // documents (from the API or a connected store) appear at its top at any time
+    refetchInterval: (q) => (q.state.data?.rows.some((r) => isInFlight(r.status)) ? 2_000 : page === 1 ? 5_000 : false),
   });
   const inFlight = data?.rows.some((r) => isInFlight(r.status)) ?? false;
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
