@@ -18,6 +18,7 @@ import { createEmulatorControl } from '@/emulators/ksef/control-client';
 import { randomNip } from '@/emulators/ksef/testing';
 import { createAccount } from '@/server/accounts/create-account';
 import { ROOT } from '@/server/config';
+import { randomToken } from '@/server/ids';
 import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { collect, freePort, stopGroup, waitFor } from '@/test/web';
 import { groupPids, rssMb, takeCpuSnapshot } from './lib/cpu';
@@ -60,6 +61,8 @@ const alive = (url: string) =>
   );
 
 async function main() {
+  // this process seals the sellers' KSeF tokens; the web server and workers get the same secret
+  process.env.APP_SECRET ??= randomToken(256);
   const webhookHits = { n: 0 };
   const receiver = createServer((req, res) => {
     req.resume();
@@ -85,7 +88,6 @@ async function main() {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     METRICS_TOKEN,
-    LOG_LEVEL: 'warn',
   };
   const stack = await startBenchStack({ accounts: 0, env: { ...common, PGAPPNAME: 'kr-web' } });
   const { db } = stack;
