@@ -8,25 +8,21 @@
  * Usage: npx tsx bench/pipeline.ts [documents=2000] [sellers=20] [workers=1]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { createEmulatorControl } from '@/emulators/ksef/control-client';
 import { randomNip } from '@/emulators/ksef/testing';
 import { createAccount } from '@/server/accounts/create-account';
 import { ROOT } from '@/server/config';
-import { createDb, type Db } from '@/server/db/client';
-import { startEmbeddedPostgres } from '@/server/db/embedded';
-import { migrateDatabase } from '@/server/db/migrate';
+import type { Db } from '@/server/db/client';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
-import { withDatabase } from '@/test/global-setup';
 import { paidOrder } from '@/test/orders';
 import { collect, freePort, stopGroup, waitFor } from '@/test/web';
 import { rssMb } from './lib/cpu';
 import { createdToAcceptedMs as latencies, percentile } from './lib/documents';
+import { createBenchDatabase } from './lib/stack';
 
 const [documents = 2000, sellerCount = 20, workerCount = 1] = process.argv.slice(2).map(Number);
 const children: ChildProcess[] = [];
@@ -50,19 +46,7 @@ async function acceptedCount(db: Db, ids: string[]): Promise<{ accepted: number;
 }
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stopPg = async () => {};
-  if (!adminUrl) {
-    const pg = await startEmbeddedPostgres(path.join(ROOT, '.data/pg-bench'), 54349);
-    adminUrl = pg.adminUrl;
-    stopPg = pg.stop;
-  }
-  const name = `kr_bench_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = withDatabase(adminUrl, name);
-  await migrateDatabase(url);
-  const db = createDb(url, { max: 8 });
+  const { url, db, stop: dropDatabase } = await createBenchDatabase();
   process.env.APP_SECRET ??= 'bench-app-secret-not-for-production';
   try {
     const port = await freePort();
@@ -164,10 +148,7 @@ async function main() {
     );
   } finally {
     await Promise.all(children.map((c) => stopGroup(c)));
-    await db.$client.end();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    await stopPg();
+    await dropDatabase();
   }
 }
 

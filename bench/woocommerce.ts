@@ -11,26 +11,22 @@
  * Usage: npx tsx bench/woocommerce.ts [deliveries=500] [concurrency=8]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { createEmulatorControl } from '@/emulators/ksef/control-client';
 import { randomNip } from '@/emulators/ksef/testing';
 import { wooControl } from '@/emulators/woocommerce/control-client';
 import { startWooEmulator } from '@/emulators/woocommerce/server';
 import { createAccount } from '@/server/accounts/create-account';
 import { resetConfig, ROOT } from '@/server/config';
-import { createDb } from '@/server/db/client';
 import { storeWebhooks } from '@/server/db/schema';
-import { startEmbeddedPostgres } from '@/server/db/embedded';
-import { migrateDatabase } from '@/server/db/migrate';
 import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { connectStore } from '@/server/stores/connect';
 import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
-import { withDatabase } from '@/test/global-setup';
 import { collect, freePort, startWeb, stopGroup, waitFor } from '@/test/web';
 import { percentile } from './lib/documents';
+import { createBenchDatabase } from './lib/stack';
 
 const [deliveries = 500, concurrency = 8] = process.argv.slice(2).map(Number);
 const children: ChildProcess[] = [];
@@ -47,19 +43,7 @@ function child(file: string, env: Record<string, string>) {
 }
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stopPg = async () => {};
-  if (!adminUrl) {
-    const pg = await startEmbeddedPostgres(path.join(ROOT, '.data/pg-bench'), 54349);
-    adminUrl = pg.adminUrl;
-    stopPg = pg.stop;
-  }
-  const name = `kr_bench_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = withDatabase(adminUrl, name);
-  await migrateDatabase(url);
-  const db = createDb(url, { max: 8 });
+  const { url, db, stop: dropDatabase } = await createBenchDatabase();
   process.env.APP_SECRET ??= 'bench-app-secret-not-for-production';
   const woo = await startWooEmulator({ port: 0 });
   const web = await startWeb({ DATABASE_URL: url, APP_SECRET: process.env.APP_SECRET });
@@ -200,10 +184,7 @@ async function main() {
     await Promise.all(children.map((c) => stopGroup(c)));
     await web.stop();
     await woo.close();
-    await db.$client.end();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    await stopPg();
+    await dropDatabase();
   }
 }
 

@@ -45,23 +45,8 @@ export async function startBenchStack(options: { accounts: number; env?: Record<
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => console.error('bench cleanup:', err));
   };
   try {
-    let adminUrl = process.env.DATABASE_URL;
-    if (!adminUrl) {
-      const pg = await startEmbeddedPostgres(path.join(ROOT, '.data/pg-bench'), EMBEDDED_PORT);
-      cleanups.push(pg.stop);
-      adminUrl = pg.adminUrl;
-    }
-    const name = `kr_bench_${randomBytes(6).toString('hex')}`;
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    cleanups.push(async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    });
-    await admin.unsafe(`create database ${name}`);
-    const url = withDatabase(adminUrl, name);
-    await migrateDatabase(url);
-    const db = createDb(url, { max: 8 });
-    cleanups.push(() => db.$client.end());
+    const { url, name, db, stop: dropDatabase } = await createBenchDatabase();
+    cleanups.push(dropDatabase);
     const keys = await createKeys(db, options.accounts);
     // Sealing (idempotent answers, credentials) needs a secret; a run of its own gets a fresh one.
     const appSecret = process.env.APP_SECRET ?? randomToken(256);
@@ -84,6 +69,33 @@ export async function startBenchStack(options: { accounts: number; env?: Record<
     await stop();
     throw err;
   }
+}
+
+/**
+ * A throw-away migrated database and a pool on it (8 connections): on DATABASE_URL's server, else on an embedded
+ * cluster under .data/pg-bench. `stop` ends the pool, drops the database and stops an embedded cluster.
+ */
+export async function createBenchDatabase(): Promise<{ url: string; name: string; db: Db; stop: () => Promise<void> }> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopPg = async () => {};
+  if (!adminUrl) {
+    const pg = await startEmbeddedPostgres(path.join(ROOT, '.data/pg-bench'), EMBEDDED_PORT);
+    adminUrl = pg.adminUrl;
+    stopPg = pg.stop;
+  }
+  const name = `kr_bench_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = withDatabase(adminUrl, name);
+  await migrateDatabase(url);
+  const db = createDb(url, { max: 8 });
+  const stop = async () => {
+    await db.$client.end();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+    await stopPg();
+  };
+  return { url, name, db, stop };
 }
 
 /** Accounts are made 8 at a time; each gives its test key (live mode stays disabled, as for a new account). */
