@@ -17,14 +17,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
+
 /** The production Next.js server (`next start`, from the build `npm test` makes first) on its own port and database. */
 export async function startWeb(env: Record<string, string>): Promise<RunningProcess> {
   if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('no Next.js build: run `npm run build` (npm test does it first)');
+  return startNext({ readyPath: '/docs/errors', env: (url) => ({ PUBLIC_BASE_URL: url, ...env }) });
+}
+
+/** `next start [appDir]` in production mode on a free port, ready once `readyPath` answers 2xx (within 30 s). */
+export async function startNext(o: { appDir?: string; readyPath: string; env?: (url: string) => Record<string, string> }): Promise<RunningProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const proc = spawn(process.execPath, [NEXT_BIN, 'start', ...(o.appDir ? [o.appDir] : []), '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', PUBLIC_BASE_URL: url, ...env },
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...o.env?.(url) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -32,7 +39,7 @@ export async function startWeb(env: Record<string, string>): Promise<RunningProc
   const stop = () => stopGroup(proc);
   try {
     await waitFor(
-      async () => (await fetch(`${url}/docs/errors`).catch(() => null))?.ok === true,
+      async () => (await fetch(`${url}${o.readyPath}`).catch(() => null))?.ok === true,
       30_000,
       () => output(),
     );

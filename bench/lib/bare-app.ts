@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '@/server/config';
-import { collect, freePort, stopGroup, waitFor, type RunningProcess } from '@/test/web';
+import { NEXT_BIN, startNext, type RunningProcess } from '@/test/web';
 
 const APP_DIR = path.join(ROOT, 'bench/bare-app');
-const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
 const BUILD_ID = path.join(APP_DIR, '.next/BUILD_ID');
 const SOURCES = ['app/bench/bare/route.ts', 'app/layout.tsx', 'next.config.ts'].map((f) => path.join(APP_DIR, f));
 
@@ -34,25 +33,5 @@ function ensureBuilt(): void {
 /** `next start bench/bare-app` on a free port; GET or POST /bench/bare answers `{}` with 200. */
 export async function startBareApp(): Promise<RunningProcess> {
   ensureBuilt();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [NEXT_BIN, 'start', APP_DIR, '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const output = collect(proc);
-  const stop = () => stopGroup(proc);
-  try {
-    await waitFor(
-      async () => (await fetch(`${url}/bench/bare`).catch(() => null))?.ok === true,
-      30_000,
-      () => output(),
-    );
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { url, port, pid: proc.pid!, stop, output };
+  return startNext({ appDir: APP_DIR, readyPath: '/bench/bare' });
 }

@@ -8,6 +8,11 @@ test('a lost or refused connection is the database being unavailable, also when 
   expect(isDatabaseUnavailable(withCode('57P01', 'terminating connection due to administrator command'))).toBe(true);
   expect(isDatabaseUnavailable(withCode('08006'))).toBe(true);
   expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: withCode('CONNECTION_CLOSED') }))).toBe(true);
+  expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: withCode('ECONNREFUSED') }))).toBe(true);
+});
+
+test("a refused socket under fetch (KSeF, NBP, a webhook receiver) is not the database's", () => {
+  expect(isDatabaseUnavailable(Object.assign(new TypeError('fetch failed'), { cause: withCode('ECONNREFUSED') }))).toBe(false);
 });
 
 test('a wrong statement, a constraint or an application error is not', () => {

@@ -15,17 +15,10 @@ export function isDriverWriteAfterClose(err: unknown): boolean {
   );
 }
 
-/** postgres.js' own codes for a connection that could not be made or was lost, and the socket's. */
-const DRIVER_CODES = new Set([
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-]);
+/** postgres.js' own codes for a connection that could not be made or was lost. */
+const DRIVER_CODES = new Set(['CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+/** Socket codes: a database fault only under a failed query, since fetch (KSeF, NBP, webhooks) raises them too. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 /** SQLSTATEs of a server that is going away or not taking connections: class 08, admin/crash shutdown, too many clients. */
 const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
 
@@ -33,18 +26,19 @@ const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
  * Whether an error (or any error in its cause chain: drizzle wraps the driver's) says the database could not be
  * reached, rather than that the statement was wrong. Such a failure is the infrastructure's, not the job's.
  */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const code = databaseFaultCode(err);
-  return code !== undefined && (DRIVER_CODES.has(code) || SERVER_CODES.test(code));
-}
+export const isDatabaseUnavailable = (err: unknown): boolean => databaseFaultCode(err) !== undefined;
 
 /** A connect that timed out: what a broken postgres.js pool reports, and the cue to renew it (renewPool). */
 export const isConnectTimeout = (err: unknown): boolean => databaseFaultCode(err) === 'CONNECT_TIMEOUT';
 
+/** The first connection-fault code in the error's cause chain. */
 function databaseFaultCode(err: unknown): string | undefined {
+  let underQuery = false;
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    underQuery ||= e.name === 'DrizzleQueryError' || e.message.startsWith('Failed query');
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (DRIVER_CODES.has(code) || SERVER_CODES.test(code))) return code;
+    if (typeof code !== 'string') continue;
+    if (DRIVER_CODES.has(code) || SERVER_CODES.test(code) || (underQuery && SOCKET_CODES.has(code))) return code;
   }
   return undefined;
 }
