@@ -9,6 +9,7 @@
  * CPU per step: with layout `steps` every step has a worker process of its own (and PGAPPNAME), so the CPU of
  * each process and of its PostgreSQL backends is that step's; layout `stack` is the stack's own (worker + PDF worker).
  * Usage: npm run build && npx tsx bench/cost-per-document.ts [documents=2000] [sellers=100] [layout=stack|steps]
+ * (BENCH_CPU_PROF=dir to profile the workers)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -29,6 +30,8 @@ import { startBenchStack } from './lib/stack';
 const [documents = 2000, sellerCount = 100] = process.argv.slice(2, 4).map(Number);
 const layout = process.argv[4] === 'steps' ? 'steps' : 'stack';
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+/** BENCH_CPU_PROF=dir: each worker writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
+const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
 
 /** Worker processes: the stack's two, or one per step (tasks not named fall to `other`: crons, offline, stores). */
 const LAYOUTS: Record<typeof layout, { name: string; tasks: string; concurrency?: number }[]> = {
@@ -122,7 +125,7 @@ async function main() {
           PGAPPNAME: `kr-${w.name}`,
           ...(w.concurrency && { WORKER_CONCURRENCY: String(w.concurrency) }),
         };
-        return { ...w, port, ...child([path.join(ROOT, 'dist/worker.mjs')], env) };
+        return { ...w, port, ...child([...profileArgs, path.join(ROOT, 'dist/worker.mjs')], env) };
       }),
     );
     await waitFor(

@@ -26,6 +26,10 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  // without splitting, every package a lazily imported task uses becomes a static import of the bundle, and each
+  // process would load the PDF stack and the FA(3) schema whatever tasks it runs
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   packages: 'external',
   jsx: 'automatic',
   sourcemap: true,
