@@ -8,7 +8,7 @@
  *   2. latency: an offered 20 orders/s for 30 s; create→accepted p50/p99.
  * CPU per step: with layout `steps` every step has a worker process of its own (and PGAPPNAME), so the CPU of
  * each process and of its PostgreSQL backends is that step's; layout `stack` is the stack's own (worker + PDF worker).
- * Usage: npm run build && npx tsx bench/cost-per-document.ts [documents=2000] [sellers=100] [layout=stack|steps]
+ * Usage: npm run build && npx tsx bench/cost-per-document.ts [documents=2000] [sellers=100] [layout=stack|steps] [pipeline workers=1]
  * (BENCH_CPU_PROF=dir to profile the workers)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +29,8 @@ import { startBenchStack } from './lib/stack';
 
 const [documents = 2000, sellerCount = 100] = process.argv.slice(2, 4).map(Number);
 const layout = process.argv[4] === 'steps' ? 'steps' : 'stack';
+/** Pipeline worker processes of layout `stack` (issue 19: scaling with 1, 2 and 4); the PDF worker stays one. */
+const pipelineWorkers = Number(process.argv[5] ?? 1);
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 /** BENCH_CPU_PROF=dir: each worker writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
 const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
@@ -36,7 +38,7 @@ const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=
 /** Worker processes: the stack's two, or one per step (tasks not named fall to `other`: crons, offline, stores). */
 const LAYOUTS: Record<typeof layout, { name: string; tasks: string; concurrency?: number }[]> = {
   stack: [
-    { name: 'worker', tasks: '-pdf_render' },
+    ...Array.from({ length: pipelineWorkers }, (_, i) => ({ name: pipelineWorkers === 1 ? 'worker' : `worker-${i + 1}`, tasks: '-pdf_render' })),
     { name: 'worker-pdf', tasks: 'pdf_render', concurrency: 1 },
   ],
   steps: [

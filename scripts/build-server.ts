@@ -35,6 +35,9 @@ await build({
   sourcemap: true,
   tsconfig: 'tsconfig.json',
   plugins: [serverOnly],
+  // the bundles are the production processes: React (the PDF worker's renderer) would otherwise run its
+  // development build, about 30 % slower; an explicit NODE_ENV still wins. React is loaded lazily, after this line.
+  banner: { js: "process.env.NODE_ENV ??= 'production';" },
   logLevel: 'warning',
 });
 process.stdout.write(

@@ -4,7 +4,7 @@ import { newId } from '@/server/ids';
 import { jobKey } from '@/server/jobs/registry';
 import type { NormalizedOrder } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
-import { documentFromSql } from './document-from-sql';
+import { documentFromSql } from './load-document';
 
 /**
  * Intake in one prepared statement (no BEGIN/COMMIT round trips, no planning per request): the pending invoice,

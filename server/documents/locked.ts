@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db/client';
-import { documents, type DocumentStatus } from '@/server/db/schema';
+import type { DocumentStatus } from '@/server/db/schema';
 import type { DocumentRow } from './document-row';
+import { lockDocument } from './load-document';
 
 /**
  * Runs `fn` in a transaction holding the document's row lock, only while the document is still in one of
@@ -14,7 +14,7 @@ export async function withLockedDocument(
   fn: (tx: Tx, doc: DocumentRow) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [doc] = await tx.select().from(documents).where(eq(documents.id, id)).for('update');
+    const doc = await lockDocument(tx, id);
     if (doc && statuses.includes(doc.status)) await fn(tx, doc);
   });
 }

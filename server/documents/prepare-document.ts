@@ -19,6 +19,7 @@ import { sellerOf } from './seller';
 import { transition } from './transition';
 import { addWarnings } from './warnings';
 import { wakeCorrections } from './wake-corrections';
+import { loadDocument } from './load-document';
 
 type Prepared = { exchangeRate: { rate: string; date: string; table: string } | null; currency: string; buyerNip: string; orderNumber: string };
 
@@ -96,10 +97,10 @@ async function planVerdict(tx: Tx, doc: DocumentRow, period: string): Promise<'g
 }
 
 async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waiting_for_plan_limit', now: Date): Promise<Preparation> {
-  const doc = await load(db, documentId);
+  const doc = await loadDocument(db, documentId);
   if (!doc || doc.status !== from) return 'other';
   const scope = { accountId: doc.accountId, mode: doc.mode };
-  const original = doc.invoiceId ? await load(db, doc.invoiceId) : null;
+  const original = doc.invoiceId ? await loadDocument(db, doc.invoiceId) : null;
 
   if (!(await sellerOf(db, scope))) return skip(db, doc, 'seller_not_configured');
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
@@ -162,11 +163,6 @@ export function invoiceWarnings(order: NormalizedOrder, issueDate: string): Docu
   const address = buyerAddressProblem(order.buyer);
   if (address) warnings.push({ code: 'buyer_address_incomplete', message: address });
   return warnings;
-}
-
-async function load(db: Db | Tx, id: string): Promise<DocumentRow | undefined> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, id));
-  return doc;
 }
 
 /** Ends the preparation in a final state (with its event); an invoice's waiting corrections are woken. */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
-import { documents, files } from '@/server/db/schema';
+import { files } from '@/server/db/schema';
 import { withLockedDocument } from '@/server/documents/locked';
 import { pdfUrl } from '@/server/documents/serialize-document';
 import { patchDocument, type DocumentPatch } from '@/server/documents/transition';
@@ -9,6 +9,7 @@ import { readIssuedFacts } from '@/server/pdf/issued-facts';
 import { buildInvoiceEmail } from './build-invoice-email';
 import { sendMail } from './send-mail';
 import { metrics } from '@/server/observability/metrics';
+import { loadDocument } from '@/server/documents/load-document';
 
 /** An SMTP refusal or an unreachable server: nothing was delivered, the job throws this to be retried. */
 export class MailRetryError extends Error {}
@@ -28,7 +29,7 @@ const inFlight = (at: Date) =>
  * open (connection lost after DATA) is `failed` with the note.
  */
 export async function sendDocumentEmail(db: Db, documentId: string, options: { lastAttempt: boolean }): Promise<MailOutcome> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
+  const doc = await loadDocument(db, documentId);
   if (!doc || doc.mailStatus !== 'pending') return 'not_pending';
   const { SMTP_URL: smtpUrl, MAIL_FROM: from } = config();
   // an offline document is mailed before KSeF numbers it (issue 17): its PDF carries KOD I OFFLINE and KOD II

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { documents, files } from '@/server/db/schema';
-import type { DocumentRow } from '@/server/documents/document-row';
+import { files } from '@/server/db/schema';
 import { withLockedDocument } from '@/server/documents/locked';
 import { patchDocument } from '@/server/documents/transition';
 import { newId, randomToken } from '@/server/ids';
@@ -10,6 +8,7 @@ import { buildDocumentView } from './document-view';
 import { isPrintable, offlineCertificateQrUrl } from './offline-codes';
 import { renderDocumentPdf } from './render';
 import { metrics, secondsSince } from '@/server/observability/metrics';
+import { loadDocument } from '@/server/documents/load-document';
 
 /** `FV/2026/11/1` → `FV-2026-11-1.pdf`: safe in a Content-Disposition header and on any file system. */
 export const pdfFileName = (number: string): string => `${number.replace(/[^0-9A-Za-z_-]+/g, '-')}.pdf`;
@@ -22,7 +21,7 @@ export type StorePdfOutcome = 'stored' | 'already_stored' | 'not_accepted';
  * enqueues mail_send. Safe to run twice: a document that has its PDF is left alone.
  */
 export async function storeDocumentPdf(db: Db, documentId: string): Promise<StorePdfOutcome> {
-  const doc = await load(db, documentId);
+  const doc = await loadDocument(db, documentId);
   if (!doc || !isPrintable(doc) || !doc.fa3Xml || !doc.number) return 'not_accepted';
   if (doc.pdfFileId) return 'already_stored';
   // the view is read from the stored XML: the printout repeats the e-invoice as KSeF accepted it
@@ -49,9 +48,4 @@ export async function storeDocumentPdf(db: Db, documentId: string): Promise<Stor
     outcome = 'stored';
   });
   return outcome;
-}
-
-async function load(db: Db, id: string): Promise<DocumentRow | undefined> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, id));
-  return doc;
 }

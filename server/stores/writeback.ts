@@ -4,6 +4,7 @@ import { documents, storeDocuments } from '@/server/db/schema';
 import { pdfUrl } from '@/server/documents/serialize-document';
 import { randomToken } from '@/server/ids';
 import { findStore, storeClient } from './store-row';
+import { loadDocument } from '@/server/documents/load-document';
 
 export type WritebackText = { kind: 'invoice' | 'correction'; number: string; ksefNumber: string; pdfUrl: string; invoiceNumber?: string | null };
 
@@ -24,7 +25,7 @@ export async function writeBackDocument(db: Db, documentId: string): Promise<'do
   const [link] = await db.select().from(storeDocuments).where(eq(storeDocuments.documentId, documentId));
   if (!link) return 'skipped';
   const store = await findStore(db, link.storeId);
-  const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
+  const doc = await loadDocument(db, documentId);
   if (!store || store.status === 'disconnected' || !doc || doc.status !== 'accepted' || !doc.number || !doc.ksefNumber) return 'skipped';
   if (link.noteAddedAt && (doc.kind !== 'invoice' || link.metaWrittenAt)) return 'done';
   const [tokenRow] = await db

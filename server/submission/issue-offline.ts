@@ -1,8 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { offline24Deadline } from '@/server/calendar/offline-deadline';
 import type { Db } from '@/server/db/client';
-import { documents } from '@/server/db/schema';
-import type { DocumentRow } from '@/server/documents/document-row';
 import { withLockedDocument } from '@/server/documents/locked';
 import { markOffline } from '@/server/documents/offline';
 import { sellerOf } from '@/server/documents/seller';
@@ -12,6 +9,7 @@ import { loadOfflineSigner } from '@/server/ksef-credentials/offline-certificate
 import { ensureDocumentXml } from './document-xml';
 import { finishDocument } from './document-outcomes';
 import { log } from '@/server/observability/log';
+import { loadDocument } from '@/server/documents/load-document';
 
 export type OfflineIssue = { outcome: 'issued' | 'already_offline' | 'not_needed' | 'no_certificate' | 'failed'; reason?: string };
 
@@ -24,13 +22,13 @@ export type OfflineIssue = { outcome: 'issued' | 'already_offline' | 'not_needed
  * (a KOR of an offline invoice may be sent only after the original is numbered).
  */
 export async function issueOffline(db: Db, documentId: string, now: Date): Promise<OfflineIssue> {
-  const doc = await load(db, documentId);
+  const doc = await loadDocument(db, documentId);
   if (!doc) return { outcome: 'not_needed' };
   // handed over already; a document only marked offline (sent on a later day than P_1) may still get its offline PDF
   if (doc.offlineKodIiUrl) return { outcome: 'already_offline' };
   if ((doc.status !== 'queued' && doc.status !== 'sending') || doc.ksefInvoiceRef || doc.ksefNumber || !doc.issueDate) return { outcome: 'not_needed' };
   const scope = { accountId: doc.accountId, mode: doc.mode };
-  const original = doc.kind === 'correction' && doc.invoiceId ? ((await load(db, doc.invoiceId)) ?? null) : null;
+  const original = doc.kind === 'correction' && doc.invoiceId ? ((await loadDocument(db, doc.invoiceId)) ?? null) : null;
   if (doc.kind === 'correction' && !original?.ksefNumber) return { outcome: 'not_needed', reason: 'the corrected invoice has no KSeF number yet' };
   const seller = await sellerOf(db, scope);
   if (!seller) return { outcome: 'not_needed', reason: 'seller not configured' };
@@ -64,9 +62,4 @@ export async function issueOffline(db: Db, documentId: string, now: Date): Promi
   if (!issued) return { outcome: 'not_needed' };
   log.info({ documentId, deadline: deadline.toISOString() }, 'offline_issued');
   return { outcome: 'issued' };
-}
-
-async function load(db: Db, id: string): Promise<DocumentRow | undefined> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, id));
-  return doc;
 }

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { documents } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import { getOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
 import { issueOffline, type OfflineIssue } from './issue-offline';
+import { loadDocument } from '@/server/documents/load-document';
 
 /**
  * offline_issue, enqueued at a document's first "KSeF did not answer": with the policy "when KSeF is not answering"
@@ -11,7 +10,7 @@ import { issueOffline, type OfflineIssue } from './issue-offline';
  * the document. Off: nothing. Offline-first documents are issued by ksef_send itself, before KSeF is asked.
  */
 export async function runOfflineTrigger(db: Db, documentId: string, dueAt: string | undefined, now: Date): Promise<OfflineIssue | 'waiting' | 'off'> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
+  const doc = await loadDocument(db, documentId);
   if (!doc || doc.offlineKodIiUrl) return { outcome: 'already_offline' };
   const { policy, delaySeconds } = await getOfflinePolicy(db, { accountId: doc.accountId, mode: doc.mode });
   if (policy === 'off') return 'off';

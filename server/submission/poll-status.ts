@@ -1,6 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { documents } from '@/server/db/schema';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
@@ -15,6 +14,7 @@ import { accessTokenFor, CredentialRefusedError } from './access-token';
 import { pollDelayMs } from './backoff';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { ksefClientFor } from './ksef-clients';
+import { loadDocument } from '@/server/documents/load-document';
 
 const PROCESSING = new Set([100, 150]);
 const DUPLICATE = 440;
@@ -25,7 +25,7 @@ const DUPLICATE = 440;
  * holds is our own XML (same hash), which is reconciled to accepted with that number (invariant 4).
  */
 export async function pollDocumentStatus(db: Db, documentId: string, poll: number): Promise<void> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, documentId));
+  const doc = await loadDocument(db, documentId);
   if (!doc || doc.status !== 'sending' || !doc.ksefInvoiceRef || !doc.ksefSessionRef) return;
   const scope = { accountId: doc.accountId, mode: doc.mode };
   const age = await waitingMs(db, doc.id);

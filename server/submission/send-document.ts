@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
-import { documents } from '@/server/db/schema';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
@@ -28,6 +26,7 @@ import { BATCH_SESSION_REQUESTS, batchMax } from './send-mode';
 import { limiterOf, peekWaitMs } from './throttle';
 import { getSendingStatus, logSendingStatus, type SendingStatus } from './sending-status';
 import { log } from '@/server/observability/log';
+import { loadDocument } from '@/server/documents/load-document';
 
 /** KSeF codes meaning "this session can no longer take invoices" (README §14): open a new one and retry. */
 const SESSION_GONE = new Set([21173, 21180]);
@@ -42,13 +41,13 @@ const SESSION_GONE = new Set([21173, 21180]);
  * with offlineMode true and its deadline recorded.
  */
 export async function sendDocument(db: Db, documentId: string, now: Date = new Date()): Promise<void> {
-  const doc = await load(db, documentId);
+  const doc = await loadDocument(db, documentId);
   if (!doc || (doc.status !== 'queued' && doc.status !== 'sending') || doc.ksefInvoiceRef) return;
   const scope = { accountId: doc.accountId, mode: doc.mode };
 
   let original: DocumentRow | null = null;
   if (doc.kind === 'correction') {
-    original = (await load(db, doc.invoiceId!)) ?? null;
+    original = (await loadDocument(db, doc.invoiceId!)) ?? null;
     if (!original || original.status === 'skipped' || original.status === 'error')
       return finishDocument(db, doc, 'skipped', documentError('original_not_invoiced'));
     if (original.status === 'rejected') return finishDocument(db, doc, 'skipped', documentError('original_rejected'));
@@ -70,7 +69,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
     const token = await accessTokenFor(db, scope, client, loaded);
     if (unfinished.length) await reconcileBatches(db, unfinished, client, token);
     if (await isInLiveBatch(db, doc.id)) return;
-    current = (await load(db, documentId))!;
+    current = (await loadDocument(db, documentId))!;
     if (current.status !== 'queued' && current.status !== 'sending') return;
 
     const status = await getSendingStatus(db, scope);
@@ -97,7 +96,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
       if (outcome.kind === 'unsure') return db.transaction((tx) => enqueueSend(tx, current, retryDelaySeconds(1, outcome.retryAfterSeconds)));
       // a document the batch left out (it goes offline, see ensureXml) continues here, interactively
       if (outcome.kind !== 'nothing' && !(outcome.kind === 'closed' && !outcome.documentIds.includes(current.id))) return;
-      current = (await load(db, documentId))!;
+      current = (await loadDocument(db, documentId))!;
       if (current.status !== 'queued' && current.status !== 'sending') return;
     }
 
@@ -105,7 +104,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
     if (!current.fa3Xml) {
       const built = await ensureDocumentXml(db, current, seller, original);
       if (built.error) return finishDocument(db, current, 'error', built.error);
-      current = (await load(db, documentId))!;
+      current = (await loadDocument(db, documentId))!;
     }
 
     if (current.ksefSessionRef && (await adoptEarlierSubmission(db, current, client, token))) return;
@@ -178,9 +177,4 @@ async function budgetWaitMs(db: Db, status: SendingStatus): Promise<number> {
   const limits = await ksefLimitsFor(db, status.environment);
   if (status.mode === 'batch') return peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS);
   return peekWaitMs(db, limiterOf(key, 'invoiceSend', 'invoiceSend'), limits.invoiceSend, 1);
-}
-
-async function load(db: Db, id: string): Promise<DocumentRow | undefined> {
-  const [doc] = await db.select().from(documents).where(eq(documents.id, id));
-  return doc;
 }

@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { documents } from '@/server/db/schema';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { planIssueDate } from '@/server/documents/issue-date-plan';
 import { withLockedDocument } from '@/server/documents/locked';
@@ -10,6 +8,7 @@ import { patchDocument } from '@/server/documents/transition';
 import { addWarnings } from '@/server/documents/warnings';
 import { warsawDate } from '@/server/orders/dates';
 import { ZNormalizedOrder } from '@/server/orders/types';
+import { loadDocument } from '@/server/documents/load-document';
 
 /**
  * Applies planIssueDate: a moved P_1 drops the stored XML (it is rebuilt with the same number), an offline document
@@ -29,6 +28,6 @@ export async function settleIssueDate(db: Db, doc: DocumentRow, now: Date): Prom
       await addWarnings(tx, locked, [plan.warning]);
     }
   });
-  const [current] = await db.select().from(documents).where(eq(documents.id, doc.id));
+  const current = await loadDocument(db, doc.id);
   return current!;
 }

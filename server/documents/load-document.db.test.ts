@@ -1,0 +1,33 @@
+import { eq, sql } from 'drizzle-orm';
+import { expect, test } from 'vitest';
+import { documents } from '@/server/db/schema';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { useTestDatabase } from '@/test/db';
+import { createTestAccount } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { createInvoiceDocument } from './create-invoice';
+import { loadDocument, lockDocument } from './load-document';
+
+const t = useTestDatabase();
+
+test('the raw-SQL loader and the intake statement shape a document exactly as drizzle’s select does, every column type included', async () => {
+  const { testScope } = await createTestAccount(t.db());
+  const { document } = await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: 'load-1' })));
+  // fill the columns intake leaves empty: numbers, dates, JSON, bigint-backed money
+  await t.db().execute(sql`
+    update documents set number = 'FV/2026/11/7', issue_date = '2026-11-24', total_gross_grosze = 12345678901,
+      exchange_rate = '{"rate":"4.2100","date":"2026-11-23","table":"227/A/NBP/2026"}'::jsonb,
+      offline_deadline = '2026-11-25T22:59:59.999Z', warnings = '[{"code":"invoice_late","message":"late"}]'::jsonb
+    where id = ${document.id}`);
+  const [viaDrizzle] = await t.db().select().from(documents).where(eq(documents.id, document.id));
+  expect(await loadDocument(t.db(), document.id)).toStrictEqual(viaDrizzle);
+  await t.db().transaction(async (tx) => expect(await lockDocument(tx, document.id)).toStrictEqual(viaDrizzle));
+  expect(viaDrizzle!.totalGrossGrosze).toBe(12345678901);
+  expect(viaDrizzle!.offlineDeadline).toBeInstanceOf(Date);
+
+  const [intakeRow] = await t.db().select().from(documents).where(eq(documents.id, document.id));
+  const again = await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: 'load-1' })));
+  expect(again.created).toBe(false);
+  expect(again.document).toStrictEqual(intakeRow);
+  expect(await loadDocument(t.db(), 'inv_missing')).toBeUndefined();
+});
