@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { config } from '@/server/config';
 import { createDb, type Db } from '@/server/db/client';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
@@ -66,7 +67,9 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
       for (const id of idle) retired.splice(retired.indexOf(id), 1);
       o.log(`worker: released the jobs of replaced runner ${idle.join(', ')}`);
     }
-    const released = await releaseDeadWorkers(o.db);
+    const scanOrphans = Date.now() - orphansScannedAt >= (config().WORKER_DEAD_AFTER_SECONDS * 1000) / 2;
+    if (scanOrphans) orphansScannedAt = Date.now();
+    const released = await releaseDeadWorkers(o.db, { orphans: scanOrphans });
     if (released.length) o.log(`worker: released jobs of dead workers ${released.join(', ')}`);
     // seen on two ticks in a row, so that a job finishing just now is not taken for a leak
     const leak = current && !stopping ? await findLeakedLock(o.db, current.ids, runningJobs()) : undefined;
@@ -74,6 +77,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     lastLeak = leak;
   };
   let lastLeak: string | undefined;
+  let orphansScannedAt = 0;
   let beatFailures = 0;
   let ticking = false;
   const timer = setInterval(() => {

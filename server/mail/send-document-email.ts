@@ -5,7 +5,7 @@ import { files } from '@/server/db/schema';
 import { withLockedDocument } from '@/server/documents/locked';
 import { pdfUrl } from '@/server/documents/serialize-document';
 import { patchDocument, type DocumentPatch } from '@/server/documents/transition';
-import { readIssuedFacts } from '@/server/pdf/issued-facts';
+import { readSellerName } from '@/server/pdf/issued-facts';
 import { buildInvoiceEmail } from './build-invoice-email';
 import { sendMail } from './send-mail';
 import { metrics } from '@/server/observability/metrics';
@@ -42,7 +42,7 @@ export async function sendDocumentEmail(db: Db, documentId: string, options: { l
   const [file] = await db.select({ content: files.content, filename: files.filename }).from(files).where(eq(files.id, doc.pdfFileId));
   if (!file) throw new Error(`document ${doc.id}: PDF file ${doc.pdfFileId} is missing`);
   const message = buildInvoiceEmail({
-    sellerName: readIssuedFacts(doc.fa3Xml).seller.name,
+    sellerName: readSellerName(doc.fa3Xml),
     documentKind: doc.kind,
     number: doc.number,
     ksefNumber: doc.ksefNumber,

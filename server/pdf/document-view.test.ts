@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { kodIUrl } from '@/server/ksef/qr';
 import { fixtureXml, sampleInvoiceXml } from '@/test/fixtures/pdf-sample-views';
 import { buildDocumentView } from './document-view';
-import { lateDeadline, readIssuedFacts } from './issued-facts';
+import { lateDeadline, readIssuedFacts, readSellerName } from './issued-facts';
 import { ZDocumentView } from './view-model';
 
 const KSEF = '5265877635-20260602-01000016B2C4-ED';
@@ -139,6 +139,8 @@ describe('readIssuedFacts: what the XML may gain', () => {
   test('decodes escaped text', () => {
     const xml = base.replace('<Nazwa>Kawowy Świat Sp. z o.o.</Nazwa>', '<Nazwa>Kawa &amp; Herbata &lt;Sp. j.&gt;</Nazwa>');
     expect(readIssuedFacts(xml).seller.name).toBe('Kawa & Herbata <Sp. j.>');
+    expect(readSellerName(xml)).toBe('Kawa & Herbata <Sp. j.>');
+    expect(() => readSellerName(xml.replace(/<Podmiot1>[\s\S]*<\/Podmiot1>/, ''))).toThrow(/Podmiot1/);
   });
 
   test('a late invoice: issued after the 15th of the month after delivery or payment (art. 106i ust. 1–2)', () => {

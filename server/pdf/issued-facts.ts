@@ -110,6 +110,14 @@ function correction(fa: Tree): NonNullable<IssuedFacts['correction']> {
   };
 }
 
+/** The seller's name as issued (Podmiot1), for the e-mail: that one element parsed, not the whole document's rows. */
+export function readSellerName(fa3Xml: string): string {
+  const start = fa3Xml.indexOf('<Podmiot1>');
+  const end = fa3Xml.indexOf('</Podmiot1>', start);
+  if (start < 0 || end < 0) throw new Error('FA(3) XML without Podmiot1');
+  return party(xmlTree(fa3Xml.slice(start, end + '</Podmiot1>'.length)))!.name;
+}
+
 function party(p: Tree | undefined): TPartyView | undefined {
   if (!p) return undefined;
   const id = child(p, 'DaneIdentyfikacyjne');

@@ -2,7 +2,10 @@ import { expect, test } from 'vitest';
 import { pollDelayMs } from './backoff';
 
 test('status polls are spaced by how long the decision has been awaited, never by how many polls came before', () => {
-  expect(pollDelayMs(0)).toBe(250);
+  // nothing before KSeF can have decided: the first poll after 1 s, then every 0.25 s while the wait is short
+  expect(pollDelayMs(0)).toBe(1_000);
+  expect(pollDelayMs(400)).toBe(600);
+  expect(pollDelayMs(1_000)).toBe(250);
   expect(pollDelayMs(2_000)).toBe(250);
   expect(pollDelayMs(20_000)).toBe(2_000);
   expect(pollDelayMs(60_000)).toBe(6_000);

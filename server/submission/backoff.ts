@@ -8,12 +8,24 @@ export function retryDelaySeconds(attempt: number, retryAfterSeconds?: number): 
 }
 
 /**
+ * KSeF does not decide an invoice or a batch faster than about a second (the docs' own tests poll every 1 s), so
+ * a document is first polled when it has waited that long: earlier polls only spent requests of the seller's
+ * invoiceStatus budget (1,200 an hour in production) and a job each.
+ */
+export const FIRST_POLL_AFTER_MS = 1_000;
+
+/**
  * Status polling by how long the document or batch has waited for KSeF's decision, not by how often it was
- * polled: a tenth of its age, from 0.25 s to 30 s. KSeF usually decides within seconds, so the first polls come
- * fast; a long wait is polled less often, but a decision is never noticed more than 30 s late, however many
- * polls (or KSeF faults) came before. A Retry-After from KSeF is honoured when it is longer.
+ * polled: nothing before FIRST_POLL_AFTER_MS, then a tenth of its age, from 0.25 s to 30 s. KSeF usually decides
+ * within seconds, so the first polls come fast; a long wait is polled less often, but a decision is never noticed
+ * more than 30 s late, however many polls (or KSeF faults) came before. A Retry-After from KSeF is honoured when
+ * it is longer.
  */
 export function pollDelayMs(ageMs: number, retryAfterSeconds?: number): number {
-  const byAge = Math.min(30_000, Math.max(250, Math.round(Math.max(0, ageMs) / 10)));
-  return Math.max(byAge, (retryAfterSeconds ?? 0) * 1000);
+  const age = Math.max(0, ageMs);
+  const byAge = Math.min(30_000, Math.max(250, Math.round(age / 10)));
+  return Math.max(FIRST_POLL_AFTER_MS - age, byAge, (retryAfterSeconds ?? 0) * 1000);
 }
+
+/** When the first status poll of something KSeF has just taken runs. */
+export const firstPollAt = (now = Date.now()): Date => new Date(now + pollDelayMs(0));

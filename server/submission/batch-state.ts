@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db/client';
 import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
+import { firstPollAt } from './backoff';
 import { enqueueSend, requeueInTx } from './document-outcomes';
 
 export type BatchRow = typeof ksefBatches.$inferSelect;
@@ -64,6 +65,6 @@ export async function abandonBatch(db: Db, batchId: string, reason: string): Pro
 export async function markBatchClosed(db: Db, batchId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(ksefBatches).set({ status: 'closed', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
-    await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 });
+    await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 }, { runAt: firstPollAt() });
   });
 }

@@ -9,7 +9,7 @@ import { enqueue } from '@/server/jobs/enqueue';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
 import { listSessionInvoices, sendInvoice } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
-import { retryDelaySeconds } from './backoff';
+import { firstPollAt, retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { getOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
@@ -131,7 +131,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
     }
     await db.transaction(async (tx) => {
       await patchDocument(tx, current.id, { ksefInvoiceRef: sent.invoiceReferenceNumber });
-      await enqueue(tx, 'ksef_status', { documentId: current.id, poll: 0 });
+      await enqueue(tx, 'ksef_status', { documentId: current.id, poll: 0 }, { runAt: firstPollAt() });
     });
   } catch (err) {
     if (err instanceof CredentialRefusedError) return waitForCredentials(db, current, 'ksef_auth_failed', err.message);
