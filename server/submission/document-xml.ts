@@ -18,8 +18,8 @@ export async function ensureDocumentXml(
   doc: DocumentRow,
   seller: Seller,
   original: DocumentRow | null,
-): Promise<{ xml: string; error?: never } | { error: StoredError }> {
-  if (doc.fa3Xml) return { xml: doc.fa3Xml };
+): Promise<{ xml: string; xmlSha256: string; error?: never } | { error: StoredError }> {
+  if (doc.fa3Xml) return { xml: doc.fa3Xml, xmlSha256: doc.xmlSha256 ?? sha256Base64(Buffer.from(doc.fa3Xml, 'utf8')) };
   let xml: string;
   try {
     xml = await buildDocumentXml(db, doc, seller, original);
@@ -29,6 +29,7 @@ export async function ensureDocumentXml(
   }
   const check = validateXml(xml, 'fa3');
   if (!check.ok) return { error: documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`) };
-  await db.transaction((tx) => patchDocument(tx, doc.id, { fa3Xml: xml, xmlSha256: sha256Base64(Buffer.from(xml, 'utf8')) }));
-  return { xml };
+  const xmlSha256 = sha256Base64(Buffer.from(xml, 'utf8'));
+  await db.transaction((tx) => patchDocument(tx, doc.id, { fa3Xml: xml, xmlSha256 }));
+  return { xml, xmlSha256 };
 }

@@ -67,10 +67,13 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
   let current = doc;
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
-    if (unfinished.length) await reconcileBatches(db, unfinished, client, token);
-    if (await isInLiveBatch(db, doc.id)) return;
-    current = (await loadDocument(db, documentId))!;
-    if (current.status !== 'queued' && current.status !== 'sending') return;
+    if (unfinished.length) {
+      // settling a batch may have moved this document: read it again
+      await reconcileBatches(db, unfinished, client, token);
+      if (await isInLiveBatch(db, doc.id)) return;
+      current = (await loadDocument(db, documentId))!;
+      if (current.status !== 'queued' && current.status !== 'sending') return;
+    }
 
     const status = await getSendingStatus(db, scope);
     logSendingStatus(scope, status, { documentId });
@@ -104,7 +107,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
     if (!current.fa3Xml) {
       const built = await ensureDocumentXml(db, current, seller, original);
       if (built.error) return finishDocument(db, current, 'error', built.error);
-      current = (await loadDocument(db, documentId))!;
+      current = { ...current, fa3Xml: built.xml, xmlSha256: built.xmlSha256 };
     }
 
     if (current.ksefSessionRef && (await adoptEarlierSubmission(db, current, client, token))) return;
