@@ -2,6 +2,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config } from '@/server/config';
 import { metrics } from '@/server/observability/metrics';
+import { preparingClient } from './preparing-client';
 import * as schema from './schema';
 
 export type Db = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
@@ -14,7 +15,9 @@ export function createDb(url: string, options: { max?: number; applicationName?:
   const connection = { TimeZone: 'UTC', ...(options.applicationName && { application_name: options.applicationName }) };
   // a connect that hangs (a server restarting, a dropped route) fails in 10 s instead of postgres.js' 30, so a job
   // waiting on it is retried sooner
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection, connect_timeout: options.connectTimeoutSeconds ?? 10 });
+  const client = preparingClient(
+    postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection, connect_timeout: options.connectTimeoutSeconds ?? 10 }),
+  );
   // counted for the capacity figures (queries per document, bench/cost-per-document.ts) and for operators
   const logger = { logQuery: () => metrics().dbQueries.inc() };
   return drizzle(client, { schema, casing: 'snake_case', logger }) as Db;
