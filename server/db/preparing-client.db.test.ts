@@ -9,8 +9,7 @@ let one: ReturnType<typeof createDb> | undefined;
 afterAll(() => one?.$client.end());
 
 /** The named statements of the connection the handle runs on (a pool of one, so always the same connection). */
-const preparedOn = async (db: DbOrTx) =>
-  (await db.execute<{ statement: string }>(sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
+const preparedOn = async (db: DbOrTx) => (await db.execute<{ statement: string }>(sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
 
 test('drizzle statements become named prepared statements, in transactions and savepoints too; long in-lists stay unnamed', async () => {
   one = createDb(t.url(), { max: 1 });
