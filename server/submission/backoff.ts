@@ -12,7 +12,7 @@ export function retryDelaySeconds(attempt: number, retryAfterSeconds?: number): 
  * a document is first polled when it has waited that long: earlier polls only spent requests of the seller's
  * invoiceStatus budget (1,200 an hour in production) and a job each.
  */
-export const FIRST_POLL_AFTER_MS = 1_000;
+const FIRST_POLL_AFTER_MS = 1_000;
 
 /**
  * Status polling by how long the document or batch has waited for KSeF's decision, not by how often it was

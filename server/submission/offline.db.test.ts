@@ -202,6 +202,8 @@ describe('issuing offline', { timeout: 90_000 }, () => {
     )[0]!.at;
     expect(done.offlineIssuedAt!.getTime()).toBeLessThanOrEqual(new Date(sendingAt).getTime());
     expect(parseKodIIUrl(done.offlineKodIiUrl!)!.signature).toHaveLength(256); // RSA-2048 PSS
+    // what KSeF accepted is the XML the buyer's offline invoice carries, built once
+    expect(Buffer.from(parseKodIIUrl(done.offlineKodIiUrl!)!.invoiceHash, 'base64url').equals(Buffer.from(done.xmlSha256!, 'base64'))).toBe(true);
     expect(await ksef.control().verifyQr(done.offlineKodIiUrl!)).toMatchObject({ valid: true });
     await expect.poll(async () => (await load(id)).mailStatus, { timeout: 20_000 }).toBe('sent');
   });

@@ -57,7 +57,8 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
   const seller = await sellerOf(db, scope);
   if (!seller) return finishDocument(db, doc, 'skipped', documentError('seller_not_configured'));
   // offline-first: the buyer gets the offline invoice before KSeF is even asked
-  if (!doc.offlineKodIiUrl && (await getOfflinePolicy(db, scope)).policy === 'always') await issueOffline(db, doc.id, new Date());
+  const offlineFirst = !doc.offlineKodIiUrl && (await getOfflinePolicy(db, scope)).policy === 'always';
+  if (offlineFirst) await issueOffline(db, doc.id, new Date());
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return waitForCredentials(db, doc, 'ksef_not_connected');
 
@@ -68,9 +69,12 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
     if (unfinished.length) {
-      // settling a batch may have moved this document: read it again
       await reconcileBatches(db, unfinished, client, token);
       if (await isInLiveBatch(db, doc.id)) return;
+    }
+    // offline issuing (its XML, offlineMode) or settling a batch changed the document: read it again, else the
+    // XML handed to the buyer would be built a second time
+    if (offlineFirst || unfinished.length) {
       current = (await loadDocument(db, documentId))!;
       if (current.status !== 'queued' && current.status !== 'sending') return;
     }

@@ -5,7 +5,7 @@ import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
 import { ksefLimitsFor, setKsefLimits } from './rate-limits';
 import { getSendingStatus } from './sending-status';
-import { admitKsefRequest, createThrottledFetch, limiterOf, THROTTLE_HEADER } from './throttle';
+import { admitKsefRequest, createThrottledFetch, limiterOf, peekWaitMs, THROTTLE_HEADER } from './throttle';
 
 const t = useTestDatabase();
 
@@ -38,6 +38,22 @@ test('the windows admit exactly the limit and say how long to wait for the next 
   if (!refused.granted) expect(refused.waitMs).toBeGreaterThan(59_000);
   // another seller context has its own windows
   expect(await admitKsefRequest(t.db(), 'test|2222222222|invoiceSend', values)).toEqual({ granted: true });
+});
+
+test('a peek says when `slots` requests in a row fit, takes nothing, and shares its window arithmetic with the admission', async () => {
+  const limiter = 'test|5555555555|batchSession';
+  const values = { perSecond: 100, perMinute: 3, perHour: Infinity };
+  expect(await peekWaitMs(t.db(), limiter, values, 2)).toBe(0);
+  expect(await admitKsefRequest(t.db(), limiter, values)).toEqual({ granted: true });
+  expect(await admitKsefRequest(t.db(), limiter, values)).toEqual({ granted: true });
+  expect(await peekWaitMs(t.db(), limiter, values, 1)).toBe(0);
+  expect(await peekWaitMs(t.db(), limiter, values, 2)).toBeGreaterThan(59_000);
+  expect(await peekWaitMs(t.db(), limiter, values, 1)).toBe(0); // the peeks took no slot
+  expect(await admitKsefRequest(t.db(), limiter, values)).toEqual({ granted: true });
+  // a window that can never hold the slots asked for: an hour, not forever
+  const never = await peekWaitMs(t.db(), limiter, { perSecond: 100, perMinute: 1, perHour: 100 }, 2);
+  expect(never).toBeGreaterThan(3_590_000);
+  expect(never).toBeLessThanOrEqual(3_600_000);
 });
 
 test('concurrent callers (separate connections, as separate workers) never get more than the limit', async () => {

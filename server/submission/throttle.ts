@@ -16,7 +16,6 @@ const WINDOWS = [
   ['perMinute', 60_000 + SAFETY_MS.minute],
   ['perHour', 3_600_000 + SAFETY_MS.hour],
 ] as const;
-const WINDOW_MS = Object.fromEntries(WINDOWS) as Record<(typeof WINDOWS)[number][0], number>;
 
 /** Whose limit a call uses: KSeF counts per (context, client IP); the public group counts per IP only. */
 export type ThrottleKey = { environment: KsefEnvironment; context: string };
@@ -26,16 +25,19 @@ export const limiterOf = (key: ThrottleKey, group: KsefGroup, counter: string): 
 
 export type Admission = { granted: true } | { granted: false; waitMs: number };
 
+/** The windows' limits (null: none) and lengths, in the order drizzle/0005's functions take them. */
+const windowArgs = (values: LimitValues) => {
+  const max = (n: number) => (Number.isFinite(n) ? n : null);
+  return sql.join([...WINDOWS.map(([field]) => sql`${max(values[field])}`), ...WINDOWS.map(([, spanMs]) => sql`${spanMs}`)], sql`, `);
+};
+
 /**
  * Takes one request slot of the limiter if every window (and any Retry-After block) allows it now, or says how
  * long to wait. One statement (ksef_admit_request, drizzle/0005): its advisory lock serialises the check and the
  * insert across all worker processes, and it costs one round trip instead of the six of a client transaction.
  */
 export async function admitKsefRequest(db: Db, limiter: string, values: LimitValues): Promise<Admission> {
-  const max = (n: number) => (Number.isFinite(n) ? n : null);
-  const [row] = await db.execute<{ wait_ms: number | null }>(sql`
-    select ksef_admit_request(${limiter}, ${max(values.perSecond)}, ${max(values.perMinute)}, ${max(values.perHour)},
-      ${WINDOW_MS.perSecond}, ${WINDOW_MS.perMinute}, ${WINDOW_MS.perHour}) as wait_ms`);
+  const [row] = await db.execute<{ wait_ms: number | null }>(sql`select ksef_admit_request(${limiter}, ${windowArgs(values)}) as wait_ms`);
   const waitMs = row?.wait_ms ?? null;
   return waitMs !== null && waitMs > 0 ? { granted: false, waitMs } : { granted: true };
 }
@@ -45,18 +47,7 @@ export async function admitKsefRequest(db: Db, limiter: string, values: LimitVal
  * before work that needs them is started (a batch session needs two, its open and its close).
  */
 export async function peekWaitMs(db: Db, limiter: string, values: LimitValues, slots = 1): Promise<number> {
-  const parts = WINDOWS.map(([field, spanMs]) => {
-    const max = values[field];
-    if (!Number.isFinite(max)) return sql`null::timestamptz`;
-    if (max < slots) return sql`clock_timestamp() + interval '1 hour'`;
-    return sql`(select at + make_interval(secs => ${spanMs / 1000}) from ksef_request_log
-      where limiter = ${limiter} and at > clock_timestamp() - make_interval(secs => ${spanMs / 1000})
-      order by at desc offset ${max - slots} limit 1)`;
-  });
-  const [row] = await db.execute<{ wait_ms: number | null }>(sql`
-    select ceil(extract(epoch from greatest(
-      (select blocked_until from ksef_throttle_blocks where limiter = ${limiter}),
-      ${parts[0]}, ${parts[1]}, ${parts[2]}) - clock_timestamp()) * 1000)::float8 as wait_ms`);
+  const [row] = await db.execute<{ wait_ms: number }>(sql`select ksef_throttle_wait_ms(${limiter}, ${slots}, ${windowArgs(values)}) as wait_ms`);
   return Math.max(0, row?.wait_ms ?? 0);
 }
 
