@@ -31,6 +31,7 @@ const [documents = 2000, sellerCount = 100] = process.argv.slice(2, 4).map(Numbe
 const layout = process.argv[4] === 'steps' ? 'steps' : 'stack';
 /** Pipeline worker processes of layout `stack` (issue 19: scaling with 1, 2 and 4); the PDF worker stays one. */
 const pipelineWorkers = Number(process.argv[5] ?? 1);
+if (!Number.isInteger(pipelineWorkers) || pipelineWorkers < 1) throw new Error(`pipeline workers must be a whole number ≥ 1, got ${process.argv[5]}`);
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 /** BENCH_CPU_PROF=dir: each worker writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
 const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
