@@ -26,6 +26,7 @@ import { groupPids, rssMb, takeCpuSnapshot } from './lib/cpu';
 import { createdToAcceptedMs, percentile } from './lib/documents';
 import { orderBodyFactory } from './lib/orders';
 import { startBenchStack } from './lib/stack';
+import { WORKER_PROCESSES } from '@/server/jobs/process-layout';
 
 const [documents = 2000, sellerCount = 100] = process.argv.slice(2, 4).map(Number);
 const layout = process.argv[4] === 'steps' ? 'steps' : 'stack';
@@ -37,19 +38,22 @@ const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
 
 /** Worker processes: the stack's two, or one per step (tasks not named fall to `other`: crons, offline, stores). */
-const LAYOUTS: Record<typeof layout, { name: string; tasks: string; concurrency?: number }[]> = {
+const LAYOUTS: Record<typeof layout, { name: string; env: Record<string, string> }[]> = {
   stack: [
-    ...Array.from({ length: pipelineWorkers }, (_, i) => ({ name: pipelineWorkers === 1 ? 'worker' : `worker-${i + 1}`, tasks: '-pdf_render' })),
-    { name: 'worker-pdf', tasks: 'pdf_render', concurrency: 1 },
+    ...Array.from({ length: pipelineWorkers }, (_, i) => ({ name: pipelineWorkers === 1 ? 'worker' : `worker-${i + 1}`, env: WORKER_PROCESSES.worker })),
+    { name: 'worker-pdf', env: WORKER_PROCESSES['worker-pdf'] },
   ],
   steps: [
-    { name: 'prepare', tasks: 'document_prepare' },
-    { name: 'send', tasks: 'ksef_send,ksef_batch_status' },
-    { name: 'status', tasks: 'ksef_status' },
-    { name: 'pdf', tasks: 'pdf_render', concurrency: 1 },
-    { name: 'mail', tasks: 'mail_send' },
-    { name: 'webhook', tasks: 'webhook_deliver' },
-    { name: 'other', tasks: '-document_prepare,-ksef_send,-ksef_batch_status,-ksef_status,-pdf_render,-mail_send,-webhook_deliver' },
+    { name: 'prepare', env: { WORKER_TASKS: 'document_prepare' } },
+    { name: 'send', env: { WORKER_TASKS: 'ksef_send,ksef_batch_status' } },
+    { name: 'status', env: { WORKER_TASKS: 'ksef_status' } },
+    { name: 'pdf', env: WORKER_PROCESSES['worker-pdf'] },
+    { name: 'mail', env: { WORKER_TASKS: 'mail_send' } },
+    { name: 'webhook', env: { WORKER_TASKS: 'webhook_deliver' } },
+    {
+      name: 'other',
+      env: { WORKER_TASKS: '-document_prepare,-ksef_send,-ksef_batch_status,-ksef_status,-pdf_render,-mail_send,-webhook_deliver' },
+    },
   ],
 };
 
@@ -123,10 +127,9 @@ async function main() {
           ...common,
           DATABASE_URL: stack.databaseUrl,
           APP_SECRET: stack.appSecret,
-          WORKER_TASKS: w.tasks,
+          ...w.env,
           WORKER_HEALTH_PORT: String(port),
           PGAPPNAME: `kr-${w.name}`,
-          ...(w.concurrency && { WORKER_CONCURRENCY: String(w.concurrency) }),
         };
         return { ...w, port, ...child([...profileArgs, path.join(ROOT, 'dist/worker.mjs')], env) };
       }),

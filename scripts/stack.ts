@@ -14,6 +14,7 @@ import { syncStore } from '@/server/stores/sync';
 import { storeConnections } from '@/server/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { loadAppSecret, writeStackFile } from './stack-file';
+import { WORKER_PROCESSES } from '@/server/jobs/process-layout';
 
 /**
  * `npm run dev` / `npm start`: database, migrations, emulators, web and worker in one command.
@@ -276,9 +277,7 @@ async function main() {
   }
   // the production entry points (dist/worker.mjs), or their source through tsx in development
   const worker = production ? [path.join(ROOT, 'dist/worker.mjs')] : ['--import', 'tsx', 'worker/main.ts'];
-  // PDF rendering blocks its event loop for a while per document: it gets its own worker process
-  start('worker', process.execPath, worker, { ...env, WORKER_TASKS: '-pdf_render' });
-  start('worker-pdf', process.execPath, worker, { ...env, WORKER_TASKS: 'pdf_render', WORKER_CONCURRENCY: '1' });
+  for (const [name, workerEnv] of Object.entries(WORKER_PROCESSES)) start(name, process.execPath, worker, { ...env, ...workerEnv });
   await waitForHttp(`http://127.0.0.1:${port}/docs/errors`, 'web');
   await ensureDemoStore(located.url, emulators.woo);
   log(`dashboard: http://localhost:${port}/dashboard   API: http://localhost:${port}/v1   errors: http://localhost:${port}/docs/errors`);

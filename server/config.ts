@@ -24,6 +24,9 @@ const ZConfig = z.object({
   /** Worker processes: jobs at once, task selection (`pdf_render`, `-pdf_render`), liveness. */
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(8),
   WORKER_TASKS: z.string().optional(),
+  /** An idle worker's look for due jobs (ms); WORKER_WAKE_ON_NEW_JOBS=0 makes it the only way it finds new ones. */
+  WORKER_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  WORKER_WAKE_ON_NEW_JOBS: z.enum(['0', '1']).default('1'),
   WORKER_HEARTBEAT_MS: z.coerce.number().int().positive().default(3_000),
   WORKER_DEAD_AFTER_SECONDS: z.coerce.number().positive().default(15),
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),

@@ -18,6 +18,8 @@ async function main() {
     taskList: selectTasks(createTaskList(db()), config().WORKER_TASKS),
     crontab: CRONTAB,
     concurrency: config().WORKER_CONCURRENCY,
+    pollInterval: config().WORKER_POLL_MS,
+    wakeOnNewJobs: config().WORKER_WAKE_ON_NEW_JOBS === '1',
     processId,
     heartbeatMs: config().WORKER_HEARTBEAT_MS,
     shutdownTimeoutMs: config().WORKER_SHUTDOWN_TIMEOUT_MS,

@@ -13,7 +13,16 @@ export type WorkerRuntimeOptions = {
   taskList: TaskList;
   crontab?: string;
   concurrency: number;
+  /** How often an idle worker looks for due jobs (ms); without wakeOnNewJobs this is how soon it sees a new one. */
   pollInterval?: number;
+  /**
+   * false: the process ignores graphile-worker's "jobs:insert" notifications and only polls. Every job added by any
+   * process notifies every worker process, so a process that runs few of the tasks (the PDF worker: one job in six
+   * of a document) would otherwise look, find nothing, for nearly every job the others run.
+   */
+  wakeOnNewJobs?: boolean;
+  /** Sees each job runner's graphile-worker events (tests count its looks for jobs). */
+  observe?: (events: WorkerEvents) => void;
   processId: string;
   heartbeatMs: number;
   /** How long a stopping runner waits for its running jobs before graphile-worker fails them. */
@@ -110,9 +119,14 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         await o.db.execute(sql`select 1`);
         const events: WorkerEvents = new EventEmitter();
         // recorded before run() returns: jobs are locked under the pool's id (batched fetch) or a worker's id
-        events.on('pool:create', ({ workerPool }) => ids.push(workerPool.id));
+        events.on('pool:create', ({ workerPool }) => {
+          ids.push(workerPool.id);
+          // graphile-worker (0.17) has no option for it: its listener calls the pool's nudge for every notification
+          if (o.wakeOnNewJobs === false) workerPool.nudge = () => {};
+        });
         events.on('worker:create', ({ worker }) => ids.push(worker.workerId));
         events.on('pool:fatalError', ({ error }) => restart(`pool error: ${String(error)}`));
+        o.observe?.(events);
         const runner = await run({
           events,
           connectionString: o.connectionString,

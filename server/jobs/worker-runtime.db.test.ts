@@ -1,0 +1,48 @@
+import { afterAll, expect, test } from 'vitest';
+import type { Task, WorkerEvents } from 'graphile-worker';
+import { enqueue } from '@/server/jobs/enqueue';
+import { useTestDatabase } from '@/test/db';
+import { waitFor } from '@/test/web';
+import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+
+const t = useTestDatabase();
+const runtimes: WorkerRuntime[] = [];
+afterAll(async () => {
+  for (const r of runtimes) await r.stop();
+});
+
+/** A worker runtime of one task that counts its looks for jobs and the jobs it ran. */
+function startCounting(name: string, task: 'pdf_render' | 'mail_send', wakeOnNewJobs: boolean) {
+  const counts = { looks: 0, ran: 0 };
+  const handler: Task = async () => {
+    counts.ran++;
+  };
+  const runtime = startWorkerRuntime({
+    db: t.db(),
+    connectionString: t.url(),
+    taskList: { [task]: handler },
+    concurrency: 1,
+    // nothing is found by polling during the test: every look is the start's, or a notification's
+    pollInterval: 600_000,
+    wakeOnNewJobs,
+    processId: `test:${name}`,
+    heartbeatMs: 60_000,
+    shutdownTimeoutMs: 5_000,
+    log: () => {},
+    observe: (events: WorkerEvents) => events.on('worker:getJob:start', () => counts.looks++),
+  });
+  runtimes.push(runtime);
+  return counts;
+}
+
+test('a worker with wakeOnNewJobs off does not look for jobs when others add theirs; one with it on does', async () => {
+  const polling = startCounting('polling', 'pdf_render', false);
+  const listening = startCounting('listening', 'pdf_render', true);
+  const mail = startCounting('mail', 'mail_send', true);
+  await waitFor(async () => polling.looks === 1 && listening.looks === 1 && mail.looks === 1, 20_000, () => JSON.stringify({ polling, listening, mail }));
+
+  for (let i = 0; i < 5; i++) await t.db().transaction((tx) => enqueue(tx, 'mail_send', { documentId: `inv_wake${i}` }));
+  await waitFor(async () => mail.ran === 5 && listening.looks > 1, 20_000, () => JSON.stringify({ polling, listening, mail }));
+  expect(polling.looks).toBe(1);
+  expect(polling.ran + listening.ran).toBe(0);
+});
