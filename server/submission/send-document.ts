@@ -24,7 +24,7 @@ import { settleIssueDate } from './settle-issue-date';
 import { ksefLimitsFor } from './rate-limits';
 import { BATCH_SESSION_REQUESTS, batchMax } from './send-mode';
 import { limiterOf, peekWaitMs } from './throttle';
-import { getSendingStatus, logSendingStatus, type SendingStatus } from './sending-status';
+import { getSendDecision, logSendingStatus, type SendDecision } from './sending-status';
 import { log } from '@/server/observability/log';
 import { loadDocument } from '@/server/documents/load-document';
 
@@ -79,7 +79,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
       if (current.status !== 'queued' && current.status !== 'sending') return;
     }
 
-    const status = await getSendingStatus(db, scope);
+    const status = await getSendDecision(db, scope);
     logSendingStatus(scope, status, { documentId });
     // a spent budget is waited for here, before anything is recorded: no batch row for a session that cannot open,
     // no move to sending and back, and the job runs again when the window frees rather than spinning
@@ -179,7 +179,7 @@ async function adoptEarlierSubmission(db: Db, doc: DocumentRow, client: Paramete
 }
 
 /** Time until the chosen path's budget has room: two batchSession requests for a batch, one invoiceSend otherwise. */
-async function budgetWaitMs(db: Db, status: SendingStatus): Promise<number> {
+async function budgetWaitMs(db: Db, status: SendDecision): Promise<number> {
   const key = { environment: status.environment, context: status.context ?? '-' };
   const limits = await ksefLimitsFor(db, status.environment);
   if (status.mode === 'batch') return peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS);

@@ -9,12 +9,16 @@ import { log } from '@/server/observability/log';
 
 export type SendingWindow = { group: KsefGroup; perSecond: number | null; perMinute: number | null; perHour: number | null; used: WindowUsage };
 
-export type SendingStatus = {
+/** What the send step reads to choose its path: the queue depth and the budgets the choice looks at. */
+export type SendDecision = {
   mode: SendMode;
   queueDepth: number;
   environment: KsefEnvironment;
   context: string | null;
   windows: SendingWindow[];
+};
+
+export type SendingStatus = SendDecision & {
   /** A Retry-After from KSeF still in force on any of the seller's limiters, else null. */
   blockedUntil: Date | null;
   /** 429 answers KSeF gave on the seller's limiters (should stay 0). */
@@ -32,11 +36,10 @@ export async function countQueued(db: Db, scope: Scope): Promise<number> {
   return row?.n ?? 0;
 }
 
-/**
- * Per seller (the dashboard's internal view, not part of the Account object): requests used in each window of
- * each KSeF endpoint group, the queue depth, any Retry-After block, and the mode the next send will use.
- */
-export async function getSendingStatus(db: Db, scope: Scope): Promise<SendingStatus> {
+/** The groups chooseSendMode reads: the interactive sends and the batch sessions. */
+const DECISION_GROUPS = ['invoiceSend', 'batchSession'] as const satisfies KsefGroup[];
+
+async function readSending(db: Db, scope: Scope, groups: readonly KsefGroup[]): Promise<{ decision: SendDecision; limiters: string[] }> {
   const [mode] = await db
     .select({ nip: accountModes.sellerNip, environment: accountModes.ksefEnvironment })
     .from(accountModes)
@@ -44,35 +47,47 @@ export async function getSendingStatus(db: Db, scope: Scope): Promise<SendingSta
   const environment = mode?.environment ?? 'test';
   const context = mode?.nip ?? null;
   const key = { environment, context: context ?? '-' };
-  const groups = KSEF_GROUPS.filter((g) => g !== 'other');
   const limiters = groups.map((g) => limiterOf(key, g, g));
-  const [queueDepth, limits, usage, blocks] = await Promise.all([
-    countQueued(db, scope),
-    ksefLimitsFor(db, environment),
-    readWindowUsage(db, limiters),
-    readBlocks(db, limiters),
-  ]);
+  const [queueDepth, limits, usage] = await Promise.all([countQueued(db, scope), ksefLimitsFor(db, environment), readWindowUsage(db, limiters)]);
   const windows = groups.map((group, i) => {
     const l = limits[group];
     return { group, perSecond: shown(l.perSecond), perMinute: shown(l.perMinute), perHour: shown(l.perHour), used: usage.get(limiters[i]!)! };
   });
+  const budget = (group: KsefGroup) => ({ limits: limits[group], used: windows.find((w) => w.group === group)!.used });
+  const decision = { mode: chooseSendMode(queueDepth, budget('invoiceSend'), budget('batchSession')), queueDepth, environment, context, windows };
+  return { decision, limiters };
+}
+
+/**
+ * The send step's choice (send-mode.ts) from the two budgets it reads: counting the seller's other limiters and
+ * their blocks, as the status page does, cost a statement over every request of the hour for each document sent.
+ */
+export async function getSendDecision(db: Db, scope: Scope): Promise<SendDecision> {
+  return (await readSending(db, scope, DECISION_GROUPS)).decision;
+}
+
+/**
+ * Per seller (the dashboard's internal view, not part of the Account object): requests used in each window of
+ * each KSeF endpoint group, the queue depth, any Retry-After block, and the mode the next send will use.
+ */
+export async function getSendingStatus(db: Db, scope: Scope): Promise<SendingStatus> {
+  const { decision, limiters } = await readSending(
+    db,
+    scope,
+    KSEF_GROUPS.filter((g) => g !== 'other'),
+  );
+  const blocks = await readBlocks(db, limiters);
   const now = Date.now();
   const active = [...blocks.values()].map((b) => b.blockedUntil).filter((d) => d.getTime() > now);
-  const invoiceSend = windows.find((w) => w.group === 'invoiceSend')!;
-  const batchSession = windows.find((w) => w.group === 'batchSession')!;
   return {
-    mode: chooseSendMode(queueDepth, { limits: limits.invoiceSend, used: invoiceSend.used }, { limits: limits.batchSession, used: batchSession.used }),
-    queueDepth,
-    environment,
-    context,
-    windows,
+    ...decision,
     blockedUntil: active.length ? new Date(Math.max(...active.map((d) => d.getTime()))) : null,
     rateLimitedCount: [...blocks.values()].reduce((n, b) => n + b.rateLimitedCount, 0),
   };
 }
 
 /** One structured log line per send decision (worker logs are collected as JSON lines). */
-export function logSendingStatus(scope: Scope, status: SendingStatus, extra: Record<string, unknown> = {}): void {
+export function logSendingStatus(scope: Scope, status: SendDecision, extra: Record<string, unknown> = {}): void {
   const windows = Object.fromEntries(status.windows.filter((w) => w.used.hour > 0).map((w) => [w.group, w.used]));
   log.info(
     {
@@ -81,7 +96,6 @@ export function logSendingStatus(scope: Scope, status: SendingStatus, extra: Rec
       sendMode: status.mode,
       queueDepth: status.queueDepth,
       windows,
-      blockedUntil: status.blockedUntil,
       ...extra,
     },
     'ksef_sending',

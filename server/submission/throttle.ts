@@ -64,7 +64,11 @@ export async function recordKsefRateLimited(db: Db, limiter: string, retryAfterS
 
 export type WindowUsage = { second: number; minute: number; hour: number };
 
-/** Requests counted in each window of the limiters (for the status page and the send-mode choice). */
+/**
+ * Requests counted in each window of the limiters (for the status page and the send-mode choice). The hour's
+ * bound uses now() (this statement's start, outside a transaction) so that the index on (limiter, at) scans only
+ * the hour; clock_timestamp() would leave it a filter over the two hours ksef_admit_request keeps.
+ */
 export async function readWindowUsage(db: Db, limiters: string[]): Promise<Map<string, WindowUsage>> {
   const out = new Map<string, WindowUsage>(limiters.map((l) => [l, { second: 0, minute: 0, hour: 0 }]));
   if (limiters.length === 0) return out;
@@ -74,7 +78,7 @@ export async function readWindowUsage(db: Db, limiters: string[]): Promise<Map<s
       count(*) filter (where at > clock_timestamp() - interval '1 minute')::int as minute,
       count(*)::int as hour
     from ksef_request_log
-    where limiter in ${limiters} and at > clock_timestamp() - interval '1 hour'
+    where limiter in ${limiters} and at > now() - interval '1 hour'
     group by limiter`);
   for (const r of rows) out.set(r.limiter, { second: r.second, minute: r.minute, hour: r.hour });
   return out;
