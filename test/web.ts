@@ -20,16 +20,22 @@ export async function freePort(): Promise<number> {
 export const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
 
 /** The production Next.js server (`next start`, from the build `npm test` makes first) on its own port and database. */
-export async function startWeb(env: Record<string, string>): Promise<RunningProcess> {
+export async function startWeb(env: Record<string, string>, nodeArgs: string[] = []): Promise<RunningProcess> {
   if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('no Next.js build: run `npm run build` (npm test does it first)');
-  return startNext({ readyPath: '/docs/errors', env: (url) => ({ PUBLIC_BASE_URL: url, ...env }) });
+  return startNext({ readyPath: '/docs/errors', env: (url) => ({ PUBLIC_BASE_URL: url, ...env }), nodeArgs });
 }
 
 /** `next start [appDir]` in production mode on a free port, ready once `readyPath` answers 2xx (within 30 s). */
-export async function startNext(o: { appDir?: string; readyPath: string; env?: (url: string) => Record<string, string> }): Promise<RunningProcess> {
+export async function startNext(o: {
+  appDir?: string;
+  readyPath: string;
+  env?: (url: string) => Record<string, string>;
+  /** Options of node itself (`--cpu-prof`: NODE_OPTIONS does not take it). */
+  nodeArgs?: string[];
+}): Promise<RunningProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [NEXT_BIN, 'start', ...(o.appDir ? [o.appDir] : []), '-p', String(port), '-H', '127.0.0.1'], {
+  const proc = spawn(process.execPath, [...(o.nodeArgs ?? []), NEXT_BIN, 'start', ...(o.appDir ? [o.appDir] : []), '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...o.env?.(url) },
     stdio: ['ignore', 'pipe', 'pipe'],

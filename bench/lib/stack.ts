@@ -50,7 +50,9 @@ export async function startBenchStack(options: { accounts: number; env?: Record<
     const keys = await createKeys(db, options.accounts);
     // Sealing (idempotent answers, credentials) needs a secret; a run of its own gets a fresh one.
     const appSecret = process.env.APP_SECRET ?? randomToken(256);
-    const web = await startWeb({ ...options.env, DATABASE_URL: url, APP_SECRET: appSecret });
+    // BENCH_WEB_CPU_PROF=dir: the web server writes a V8 CPU profile there when it stops
+    const profile = process.env.BENCH_WEB_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_WEB_CPU_PROF)}`] : [];
+    const web = await startWeb({ ...options.env, DATABASE_URL: url, APP_SECRET: appSecret }, profile);
     cleanups.push(web.stop);
     const bare = await startBareApp();
     cleanups.push(bare.stop);
