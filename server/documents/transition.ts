@@ -1,10 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '@/server/db/client';
+import type { DbOrTx, Tx } from '@/server/db/client';
 import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
 import { metrics } from '@/server/observability/metrics';
+
+/** A document's new `updated`: now, but always after the previous value (ordering by it never ties). */
+export const nextUpdatedAt = () => sql`greatest(now(), ${documents.updatedAt} + interval '1 millisecond')`;
 
 /** The moves of spec section 3; anything else is a bug and throws. */
 const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
@@ -36,7 +39,7 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
   if (!NEXT[doc.status].includes(to)) throw new Error(`illegal move ${doc.status} → ${to} for ${doc.id}`);
   const [updated] = await tx
     .update(documents)
-    .set({ ...patch, status: to, updatedAt: sql`greatest(now(), ${documents.updatedAt} + interval '1 millisecond')` })
+    .set({ ...patch, status: to, updatedAt: nextUpdatedAt() })
     .where(eq(documents.id, doc.id))
     .returning();
   if (!updated) throw new Error(`document ${doc.id} vanished`);
@@ -57,10 +60,10 @@ async function enqueueStoreWriteback(tx: Tx, documentId: string): Promise<void> 
   if (link) await enqueue(tx, 'store_writeback', { documentId });
 }
 
-/** Updates fields without a status change (references, UPO, PDF); `updated` moves too. */
-export async function patchDocument(tx: Tx, id: string, patch: DocumentPatch): Promise<void> {
+/** Updates fields without a status change (references, UPO, PDF); `updated` moves too. One statement: no transaction needed. */
+export async function patchDocument(tx: DbOrTx, id: string, patch: DocumentPatch): Promise<void> {
   await tx
     .update(documents)
-    .set({ ...patch, updatedAt: sql`greatest(now(), ${documents.updatedAt} + interval '1 millisecond')` })
+    .set({ ...patch, updatedAt: nextUpdatedAt() })
     .where(eq(documents.id, id));
 }

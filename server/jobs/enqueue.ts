@@ -6,7 +6,8 @@ export type JobOptions = { runAt?: Date; priority?: number };
 
 /**
  * Adds a job inside the caller's transaction (invariant 2): the job exists exactly when the state change that
- * needs it committed. Key, queue and attempts come from the registry.
+ * needs it committed. Key, queue and attempts come from the registry. A job that goes with no state change (a
+ * re-poll) is added on `db` directly: it is one statement.
  *
  * A waiting job of the same key is removed and a new row added, never updated in place: graphile-worker completes
  * a job by deleting its row by id, so a job that re-enqueues its own key after its lock was released (a runner

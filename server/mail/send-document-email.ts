@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
-import { files } from '@/server/db/schema';
-import { withLockedDocument } from '@/server/documents/locked';
+import { documents, files } from '@/server/db/schema';
 import { pdfUrl } from '@/server/documents/serialize-document';
-import { patchDocument, type DocumentPatch } from '@/server/documents/transition';
+import { nextUpdatedAt, patchDocument, type DocumentPatch } from '@/server/documents/transition';
 import { readSellerName } from '@/server/pdf/issued-facts';
 import { buildInvoiceEmail } from './build-invoice-email';
 import { sendMail } from './send-mail';
@@ -84,22 +83,32 @@ async function record(db: Db, documentId: string, fields: DocumentPatch, outcome
   }
 }
 
-/** Moves `pending` to the in-flight state in its own committed transaction; false when another run got there first. */
+/**
+ * Moves `pending` to the in-flight state, committed on its own; false when another run got there first. One
+ * conditional UPDATE: it takes the row lock and re-checks the condition under it, so two runs cannot both claim.
+ */
 async function claim(db: Db, documentId: string): Promise<boolean> {
-  let claimed = false;
-  // an offline document is mailed while it is still on its way to KSeF (issue 17)
-  await withLockedDocument(db, documentId, ['accepted', 'queued', 'sending', 'rejected'], async (tx, locked) => {
-    if (locked.mailStatus !== 'pending' || (locked.status !== 'accepted' && !locked.offlineMode)) return;
-    await patchDocument(tx, documentId, { mailStatus: 'failed', mailError: inFlight(new Date()) });
-    claimed = true;
-  });
-  return claimed;
+  const claimed = await db
+    .update(documents)
+    .set({
+      mailStatus: 'failed',
+      mailError: inFlight(new Date()),
+      updatedAt: nextUpdatedAt(),
+    })
+    .where(
+      and(
+        eq(documents.id, documentId),
+        eq(documents.mailStatus, 'pending'),
+        // an offline document is mailed while it is still on its way to KSeF (issue 17)
+        or(eq(documents.status, 'accepted'), and(eq(documents.offlineMode, true), inArray(documents.status, ['queued', 'sending', 'rejected']))),
+      ),
+    )
+    .returning({ id: documents.id });
+  return claimed.length === 1;
 }
 
-const patch = (db: Db, documentId: string, fields: DocumentPatch) => db.transaction((tx) => patchDocument(tx, documentId, fields));
-
 async function finish(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
-  await patch(db, documentId, fields);
+  await patchDocument(db, documentId, fields);
   return outcome;
 }
 

@@ -30,6 +30,6 @@ export async function ensureDocumentXml(
   const check = validateXml(xml, 'fa3');
   if (!check.ok) return { error: documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`) };
   const xmlSha256 = sha256Base64(Buffer.from(xml, 'utf8'));
-  await db.transaction((tx) => patchDocument(tx, doc.id, { fa3Xml: xml, xmlSha256 }));
+  await patchDocument(db, doc.id, { fa3Xml: xml, xmlSha256 });
   return { xml, xmlSha256 };
 }

@@ -16,7 +16,7 @@ export async function runOfflineTrigger(db: Db, documentId: string, dueAt: strin
   if (policy === 'off') return 'off';
   if (policy === 'when_unavailable' && !dueAt) {
     const due = new Date(now.getTime() + delaySeconds * 1000);
-    await db.transaction((tx) => enqueue(tx, 'offline_issue', { documentId, dueAt: due.toISOString() }, { runAt: due }));
+    await enqueue(db, 'offline_issue', { documentId, dueAt: due.toISOString() }, { runAt: due });
     return 'waiting';
   }
   if (dueAt && Date.parse(dueAt) > now.getTime()) return 'waiting';

@@ -97,7 +97,7 @@ async function forEachLimited<T>(items: T[], concurrency: number, fn: (item: T) 
 }
 
 async function again(db: Db, batchId: string, poll: number, delayMs: number): Promise<void> {
-  await db.transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) }));
+  await enqueue(db, 'ksef_batch_status', { batchId, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) });
 }
 
 async function finish(db: Db, batchId: string, code: number): Promise<void> {

@@ -28,14 +28,15 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
   const doc = await loadDocument(db, documentId);
   if (!doc || doc.status !== 'sending' || !doc.ksefInvoiceRef || !doc.ksefSessionRef) return;
   const scope = { accountId: doc.accountId, mode: doc.mode };
-  const age = await waitingMs(db, doc.id);
+  // read only when the document is polled again: most are decided at their first poll
+  const age = () => waitingMs(db, doc.id);
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return again(db, doc, poll, 30_000);
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
     const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
-    if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(age));
+    if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(await age()));
     if (status.status.code === 200 && status.ksefNumber) {
       const upo = await getInvoiceUpo(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
       return accept(db, doc, status.ksefNumber, upo);
@@ -47,7 +48,7 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
     }
     return reject(db, doc, 'ksef_rejected', status);
   } catch (err) {
-    if (err instanceof KsefUnavailableError) return again(db, doc, poll, pollDelayMs(age, err.retryAfterSeconds));
+    if (err instanceof KsefUnavailableError) return again(db, doc, poll, pollDelayMs(await age(), err.retryAfterSeconds));
     if (err instanceof CredentialRefusedError) return again(db, doc, poll, 60_000);
     throw err;
   }
@@ -71,7 +72,7 @@ async function waitingMs(db: Db, documentId: string): Promise<number> {
 }
 
 async function again(db: Db, doc: DocumentRow, poll: number, delayMs: number): Promise<void> {
-  await db.transaction((tx) => enqueue(tx, 'ksef_status', { documentId: doc.id, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) }));
+  await enqueue(db, 'ksef_status', { documentId: doc.id, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) });
 }
 
 export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {
