@@ -11,3 +11,9 @@ test("graphile-worker's job functions keep one generic plan (migrateDatabase's G
   expect(rows.map((r) => r.name)).toEqual(['add_job', 'add_jobs', 'remove_job']);
   for (const r of rows) expect(r.config).toContain('plan_cache_mode=force_generic_plan');
 });
+
+test('stored PDFs are not compressed again: files.content has STORAGE EXTERNAL (drizzle/0006)', async () => {
+  const [row] = await t.db().execute<{ storage: string }>(sql`
+    select attstorage as storage from pg_attribute where attrelid = 'files'::regclass and attname = 'content'`);
+  expect(row?.storage).toBe('e');
+});

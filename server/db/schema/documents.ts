@@ -129,6 +129,7 @@ export const files = pgTable('files', {
     .references(() => documents.id),
   contentType: text().notNull(),
   filename: text().notNull(),
+  /** Stored uncompressed (STORAGE EXTERNAL, drizzle/0006): a PDF's streams are deflated already. */
   content: bytea().notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
