@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { runOnce } from 'graphile-worker';
 import { expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { enqueue } from './enqueue';
@@ -35,19 +34,4 @@ test('a job locked for over 30 s under a live id with nothing running here is a 
   expect(await findLeakedLock(t.db(), ['worker-other'], { jobIds: [], queueIds: [] })).toBeUndefined();
   await t.db().execute(sql`update graphile_worker._private_jobs set locked_at = now() where id = ${job!.id}::bigint`);
   expect(await findLeakedLock(t.db(), ['worker-live'], { jobIds: [], queueIds: [] })).toBeUndefined();
-});
-
-test("a PDF waits behind the pipeline's due jobs: a worker running both takes a later mail before an earlier PDF", async () => {
-  await t.db().transaction((tx) => enqueue(tx, 'pdf_render', { documentId: 'inv_order' }));
-  await t.db().transaction((tx) => enqueue(tx, 'mail_send', { documentId: 'inv_order' }));
-  const ran: string[] = [];
-  await runOnce({
-    connectionString: t.url(),
-    concurrency: 1,
-    taskList: {
-      pdf_render: async () => void ran.push('pdf_render'),
-      mail_send: async () => void ran.push('mail_send'),
-    },
-  });
-  expect(ran).toEqual(['mail_send', 'pdf_render']);
 });

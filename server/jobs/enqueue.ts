@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { JOBS, jobKey, jobQueue, parsePayload, type JobInput, type TaskName } from './registry';
 
-export type JobOptions = { runAt?: Date };
+export type JobOptions = { runAt?: Date; priority?: number };
 
 /**
  * Adds a job inside the caller's transaction (invariant 2): the job exists exactly when the state change that
- * needs it committed. Key, queue, attempts and priority come from the registry. A job that goes with no state
- * change (a re-poll) is added on `db` directly: it is one statement.
+ * needs it committed. Key, queue and attempts come from the registry. A job that goes with no state change (a
+ * re-poll) is added on `db` directly: it is one statement.
  *
  * A waiting job of the same key is removed and a new row added, never updated in place: graphile-worker completes
  * a job by deleting its row by id, so a job that re-enqueues its own key after its lock was released (a runner
@@ -16,7 +16,7 @@ export type JobOptions = { runAt?: Date };
  */
 export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: JobInput<T>, o: JobOptions = {}): Promise<void> {
   const payload = parsePayload(task, input);
-  const def: { maxAttempts?: number; priority?: number } = JOBS[task];
+  const def: { maxAttempts?: number } = JOBS[task];
   const key = jobKey(task, payload);
   await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text))
   select graphile_worker.add_job(
@@ -26,6 +26,6 @@ export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: Jo
     run_at := ${o.runAt?.toISOString() ?? null}::timestamptz,
     max_attempts := ${def.maxAttempts ?? 25}::int,
     job_key := ${key}::text,
-    priority := ${def.priority ?? 0}::int
+    priority := ${o.priority ?? 0}::int
   ) from removed`);
 }

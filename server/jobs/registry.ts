@@ -16,8 +16,6 @@ type JobDefinition<P extends z.ZodType> = {
   /** Jobs of one queue run one at a time, in order (per-seller KSeF sending). */
   queue?: (p: z.output<P>) => string;
   maxAttempts?: number;
-  /** graphile-worker priority (smaller runs first); 0 when not given. */
-  priority?: number;
 };
 const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
 
@@ -43,10 +41,7 @@ export const JOBS = {
   // plan_release and ksef_check without a scope come from the cron and cover every scope
   plan_release: job({ payload: ZScopeJob.partial(), key: (p) => `plan:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
   ksef_check: job({ payload: ZScopeJob.partial(), key: (p) => `check:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
-  // after every other task's due jobs in the job index: a backlog of PDFs waiting for the PDF worker is then not
-  // scanned, job by job, by every fetch of the workers that do not render PDFs (graphile-worker filters tasks
-  // after reading the index in (priority, run_at) order)
-  pdf_render: job({ payload: ZDocumentJob, key: (p) => `pdf:${p.documentId}`, priority: 1 }),
+  pdf_render: job({ payload: ZDocumentJob, key: (p) => `pdf:${p.documentId}` }),
   // issue 17: offline issuing after the configured delay (dueAt set once the delay is scheduled), deadline watch
   offline_issue: job({ payload: ZDocumentJob.extend({ dueAt: z.iso.datetime().optional() }), key: (p) => `offline:${p.documentId}` }),
   offline_deadline: job({ payload: ZDocumentJob, key: (p) => `offline-deadline:${p.documentId}` }),
