@@ -48,20 +48,29 @@ export async function resumeWaitingDocuments(tx: Parameters<Parameters<Db['trans
 
 /** Sending is serialised per (account, mode): one KSeF session and one token per seller context at a time. */
 
-export async function loadKsefCredential(db: Db, scope: Scope): Promise<LoadedCredential | null> {
-  const [row] = await db
-    .select({
-      sealed: accountModes.ksefCredential,
-      version: accountModes.ksefCredentialVersion,
-      nip: accountModes.sellerNip,
-      environment: accountModes.ksefEnvironment,
-    })
-    .from(accountModes)
-    .where(inScope(accountModes, scope));
-  if (!row?.sealed || !row.nip) return null;
+/** The account_modes columns a credential is read from (credentialFrom), for reads that take more of the row. */
+export const CREDENTIAL_COLUMNS = {
+  sealed: accountModes.ksefCredential,
+  version: accountModes.ksefCredentialVersion,
+  nip: accountModes.sellerNip,
+  environment: accountModes.ksefEnvironment,
+};
+
+export function credentialFrom(row: {
+  sealed: string | null;
+  version: number;
+  nip: string | null;
+  environment: LoadedCredential['environment'];
+}): LoadedCredential | null {
+  if (!row.sealed || !row.nip) return null;
   const stored = unsealJson<StoredCredential>(row.sealed);
   const credential: KsefCredential = stored.kind === 'token' ? { kind: 'token', nip: row.nip, token: stored.token } : { ...stored, nip: row.nip };
   return { credential, version: row.version, environment: row.environment };
+}
+
+export async function loadKsefCredential(db: Db, scope: Scope): Promise<LoadedCredential | null> {
+  const [row] = await db.select(CREDENTIAL_COLUMNS).from(accountModes).where(inScope(accountModes, scope));
+  return row ? credentialFrom(row) : null;
 }
 
 export async function recordConnectionCheck(db: Db, scope: Scope, version: number, error: string | null): Promise<void> {

@@ -12,12 +12,14 @@ export type OfflinePolicy = { policy: 'off' | 'when_unavailable' | 'always'; del
 
 export const DELAY_LIMITS = { min: 1, max: 6 * 3600 } as const;
 
+/** The account_modes columns of the policy, for reads that take more of the row. */
+export const OFFLINE_POLICY_COLUMNS = { policy: accountModes.offlinePolicy, delaySeconds: accountModes.offlineDelaySeconds };
+/** What a scope without an account mode row has. */
+export const NO_OFFLINE_POLICY: OfflinePolicy = { policy: 'off', delaySeconds: 300 };
+
 export async function getOfflinePolicy(db: DbOrTx, scope: Scope): Promise<OfflinePolicy> {
-  const [row] = await db
-    .select({ policy: accountModes.offlinePolicy, delaySeconds: accountModes.offlineDelaySeconds })
-    .from(accountModes)
-    .where(inScope(accountModes, scope));
-  return row ?? { policy: 'off', delaySeconds: 300 };
+  const [row] = await db.select(OFFLINE_POLICY_COLUMNS).from(accountModes).where(inScope(accountModes, scope));
+  return row ?? NO_OFFLINE_POLICY;
 }
 
 /** Turning it on needs a valid KSeF Offline certificate (KOD II cannot be signed otherwise); the error says why. */

@@ -3,7 +3,6 @@ import type { Db } from '@/server/db/client';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
-import { sellerOf } from '@/server/documents/seller';
 import { patchDocument, transition } from '@/server/documents/transition';
 import { enqueue } from '@/server/jobs/enqueue';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
@@ -11,12 +10,11 @@ import { listSessionInvoices, sendInvoice } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { firstPollAt, retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
-import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
-import { getOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
 import { ensureDocumentXml } from './document-xml';
 import { issueOffline } from './issue-offline';
 import { enqueueSend, finishDocument, postponeDocument, requeueDocument, waitForCredentials } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
+import { loadSendingScope } from './sending-scope';
 import { onlineSessionFor, retireSession } from './online-session-store';
 import { reconcileBatches, unfinishedBatches } from './reconcile-batches';
 import { sendQueuedInBatch } from './send-batch';
@@ -54,12 +52,13 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
     if (original.status !== 'accepted') return; // woken again when the original is final (wakeCorrections)
   }
 
-  const seller = await sellerOf(db, scope);
+  const settings = await loadSendingScope(db, scope);
+  const seller = settings.seller;
   if (!seller) return finishDocument(db, doc, 'skipped', documentError('seller_not_configured'));
   // offline-first: the buyer gets the offline invoice before KSeF is even asked
-  const offlineFirst = !doc.offlineKodIiUrl && (await getOfflinePolicy(db, scope)).policy === 'always';
+  const offlineFirst = !doc.offlineKodIiUrl && settings.offline.policy === 'always';
   if (offlineFirst) await issueOffline(db, doc.id, new Date());
-  const loaded = await loadKsefCredential(db, scope);
+  const loaded = settings.credential;
   if (!loaded) return waitForCredentials(db, doc, 'ksef_not_connected');
 
   const unfinished = await unfinishedBatches(db, scope);
@@ -79,7 +78,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
       if (current.status !== 'queued' && current.status !== 'sending') return;
     }
 
-    const status = await getSendDecision(db, scope);
+    const status = await getSendDecision(db, scope, settings.account);
     logSendingStatus(scope, status, { documentId });
     // a spent budget is waited for here, before anything is recorded: no batch row for a session that cannot open,
     // no move to sending and back, and the job runs again when the window frees rather than spinning

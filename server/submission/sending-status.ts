@@ -6,6 +6,7 @@ import { KSEF_GROUPS, ksefLimitsFor, type KsefGroup } from './rate-limits';
 import { chooseSendMode, type SendMode } from './send-mode';
 import { limiterOf, readBlocks, readWindowUsage, type WindowUsage } from './throttle';
 import { log } from '@/server/observability/log';
+import type { KsefAccount } from './sending-scope';
 
 export type SendingWindow = { group: KsefGroup; perSecond: number | null; perMinute: number | null; perHour: number | null; used: WindowUsage };
 
@@ -39,13 +40,16 @@ export async function countQueued(db: Db, scope: Scope): Promise<number> {
 /** The groups chooseSendMode reads: the interactive sends and the batch sessions. */
 const DECISION_GROUPS = ['invoiceSend', 'batchSession'] as const satisfies KsefGroup[];
 
-async function readSending(db: Db, scope: Scope, groups: readonly KsefGroup[]): Promise<{ decision: SendDecision; limiters: string[] }> {
+async function readKsefAccount(db: Db, scope: Scope): Promise<KsefAccount> {
   const [mode] = await db
     .select({ nip: accountModes.sellerNip, environment: accountModes.ksefEnvironment })
     .from(accountModes)
     .where(inScope(accountModes, scope));
-  const environment = mode?.environment ?? 'test';
-  const context = mode?.nip ?? null;
+  return mode ?? { nip: null, environment: 'test' };
+}
+
+async function readSending(db: Db, scope: Scope, account: KsefAccount, groups: readonly KsefGroup[]): Promise<{ decision: SendDecision; limiters: string[] }> {
+  const { environment, nip: context } = account;
   const key = { environment, context: context ?? '-' };
   const limiters = groups.map((g) => limiterOf(key, g, g));
   const [queueDepth, limits, usage] = await Promise.all([countQueued(db, scope), ksefLimitsFor(db, environment), readWindowUsage(db, limiters)]);
@@ -62,8 +66,8 @@ async function readSending(db: Db, scope: Scope, groups: readonly KsefGroup[]): 
  * The send step's choice (send-mode.ts) from the two budgets it reads: counting the seller's other limiters and
  * their blocks, as the status page does, cost a statement over every request of the hour for each document sent.
  */
-export async function getSendDecision(db: Db, scope: Scope): Promise<SendDecision> {
-  return (await readSending(db, scope, DECISION_GROUPS)).decision;
+export async function getSendDecision(db: Db, scope: Scope, account: KsefAccount): Promise<SendDecision> {
+  return (await readSending(db, scope, account, DECISION_GROUPS)).decision;
 }
 
 /**
@@ -74,6 +78,7 @@ export async function getSendingStatus(db: Db, scope: Scope): Promise<SendingSta
   const { decision, limiters } = await readSending(
     db,
     scope,
+    await readKsefAccount(db, scope),
     KSEF_GROUPS.filter((g) => g !== 'other'),
   );
   const blocks = await readBlocks(db, limiters);
