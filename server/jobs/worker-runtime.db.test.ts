@@ -39,10 +39,18 @@ test('a worker with wakeOnNewJobs off does not look for jobs when others add the
   const polling = startCounting('polling', 'pdf_render', false);
   const listening = startCounting('listening', 'pdf_render', true);
   const mail = startCounting('mail', 'mail_send', true);
-  await waitFor(async () => polling.looks === 1 && listening.looks === 1 && mail.looks === 1, 20_000, () => JSON.stringify({ polling, listening, mail }));
+  await waitFor(
+    async () => polling.looks === 1 && listening.looks === 1 && mail.looks === 1,
+    20_000,
+    () => JSON.stringify({ polling, listening, mail }),
+  );
 
   for (let i = 0; i < 5; i++) await t.db().transaction((tx) => enqueue(tx, 'mail_send', { documentId: `inv_wake${i}` }));
-  await waitFor(async () => mail.ran === 5 && listening.looks > 1, 20_000, () => JSON.stringify({ polling, listening, mail }));
+  await waitFor(
+    async () => mail.ran === 5 && listening.looks > 1,
+    20_000,
+    () => JSON.stringify({ polling, listening, mail }),
+  );
   expect(polling.looks).toBe(1);
   expect(polling.ran + listening.ran).toBe(0);
 });
