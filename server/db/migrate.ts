@@ -12,15 +12,10 @@ export async function migrateDatabase(url: string): Promise<void> {
   try {
     await db.execute('set client_min_messages = warning');
     await migrate(db, { migrationsFolder: path.join(ROOT, 'drizzle') });
+    await runMigrations({ connectionString: url, logger: quietLogger });
+    await db.execute(GENERIC_PLANS);
   } finally {
     await db.$client.end();
-  }
-  await runMigrations({ connectionString: url, logger: quietLogger });
-  const tune = createDb(url, { max: 1 });
-  try {
-    await tune.execute(GENERIC_PLANS);
-  } finally {
-    await tune.$client.end();
   }
 }
 

@@ -137,6 +137,18 @@ describe('sendDocumentEmail', () => {
     expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
   });
 
+  test('runs at the same moment: one claims and sends, every other finds nothing pending', async () => {
+    const sink = await startSmtpSink();
+    closers.push(sink.close);
+    useSmtp(sink.url);
+    const doc = await pendingMail();
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })));
+    expect(outcomes.filter((o) => o === 'sent')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'not_pending')).toHaveLength(7);
+    const messages = (await (await fetch(`${sink.httpUrl}/messages`)).json()) as SinkMessage[];
+    expect(messages.filter((m) => m.to.includes(doc.email))).toHaveLength(1);
+  });
+
   test('the claim is committed before SMTP answers: a run during delivery (a retry after a crash) sends nothing', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

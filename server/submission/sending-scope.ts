@@ -9,6 +9,17 @@ import type { Seller } from '@/server/ksef/fa3/parts';
 /** The seller's NIP (the KSeF context its limits are counted under) and KSeF environment; environment test, no NIP, without a row. */
 export type KsefAccount = { nip: string | null; environment: KsefEnvironment };
 
+const NO_ACCOUNT: KsefAccount = { nip: null, environment: 'test' };
+
+/** The scope's KSeF account alone (the status page; the send step has it from loadSendingScope). */
+export async function readKsefAccount(db: Db, scope: Scope): Promise<KsefAccount> {
+  const [mode] = await db
+    .select({ nip: accountModes.sellerNip, environment: accountModes.ksefEnvironment })
+    .from(accountModes)
+    .where(inScope(accountModes, scope));
+  return mode ?? NO_ACCOUNT;
+}
+
 export type SendingScope = { seller: Seller | null; offline: OfflinePolicy; credential: LoadedCredential | null; account: KsefAccount };
 
 /**
@@ -20,7 +31,7 @@ export async function loadSendingScope(db: Db, scope: Scope): Promise<SendingSco
     .select({ ...SELLER_COLUMNS, ...OFFLINE_POLICY_COLUMNS, ...CREDENTIAL_COLUMNS })
     .from(accountModes)
     .where(inScope(accountModes, scope));
-  if (!row) return { seller: null, offline: NO_OFFLINE_POLICY, credential: null, account: { nip: null, environment: 'test' } };
+  if (!row) return { seller: null, offline: NO_OFFLINE_POLICY, credential: null, account: NO_ACCOUNT };
   return {
     seller: sellerFrom(row),
     offline: { policy: row.policy, delaySeconds: row.delaySeconds },

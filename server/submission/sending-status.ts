@@ -1,12 +1,12 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
-import { accountModes, documents, type KsefEnvironment } from '@/server/db/schema';
+import { documents, type KsefEnvironment } from '@/server/db/schema';
 import { KSEF_GROUPS, ksefLimitsFor, type KsefGroup } from './rate-limits';
 import { chooseSendMode, type SendMode } from './send-mode';
 import { limiterOf, readBlocks, readWindowUsage, type WindowUsage } from './throttle';
 import { log } from '@/server/observability/log';
-import type { KsefAccount } from './sending-scope';
+import { readKsefAccount, type KsefAccount } from './sending-scope';
 
 export type SendingWindow = { group: KsefGroup; perSecond: number | null; perMinute: number | null; perHour: number | null; used: WindowUsage };
 
@@ -39,14 +39,6 @@ export async function countQueued(db: Db, scope: Scope): Promise<number> {
 
 /** The groups chooseSendMode reads: the interactive sends and the batch sessions. */
 const DECISION_GROUPS = ['invoiceSend', 'batchSession'] as const satisfies KsefGroup[];
-
-async function readKsefAccount(db: Db, scope: Scope): Promise<KsefAccount> {
-  const [mode] = await db
-    .select({ nip: accountModes.sellerNip, environment: accountModes.ksefEnvironment })
-    .from(accountModes)
-    .where(inScope(accountModes, scope));
-  return mode ?? { nip: null, environment: 'test' };
-}
 
 async function readSending(db: Db, scope: Scope, account: KsefAccount, groups: readonly KsefGroup[]): Promise<{ decision: SendDecision; limiters: string[] }> {
   const { environment, nip: context } = account;
