@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { renewPool } from '@/server/db/client';
 import { isConnectTimeout, isDatabaseUnavailable } from '@/server/db/faults';
 import { trackExecution } from '@/server/jobs/in-flight';
-import { jobQueue, parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
+import { parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
 import { log, withLogContext, type LogContext } from '@/server/observability/log';
 import { metrics, secondsSince } from '@/server/observability/metrics';
 import type { TaskHandler } from './tasks/task';
@@ -82,7 +82,6 @@ async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelper
   const parsed = parsePayload(name, payload ?? {});
   await helpers.addJob(name, parsed, {
     jobKey: helpers.job.key!,
-    queueName: jobQueue(name, parsed),
     runAt: new Date(Date.now() + DATABASE_RETRY_SECONDS * 1000),
     maxAttempts: helpers.job.max_attempts,
     priority: helpers.job.priority,

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
-import { JOBS, jobKey, jobQueue, parsePayload, type JobInput, type TaskName } from './registry';
+import { JOBS, jobKey, parsePayload, type JobInput, type TaskName } from './registry';
 
 export type JobOptions = { runAt?: Date; priority?: number };
 
 /**
  * Adds a job inside the caller's transaction (invariant 2): the job exists exactly when the state change that
- * needs it committed. Key, queue and attempts come from the registry. A job that goes with no state change (a
+ * needs it committed. Key and attempts come from the registry. A job that goes with no state change (a
  * re-poll) is added on `db` directly: it is one statement.
  *
  * A waiting job of the same key is removed and a new row added, never updated in place: graphile-worker completes
@@ -17,12 +17,11 @@ export type JobOptions = { runAt?: Date; priority?: number };
 export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: JobInput<T>, o: JobOptions = {}): Promise<void> {
   const payload = parsePayload(task, input);
   const def: { maxAttempts?: number } = JOBS[task];
-  const key = jobKey(task, payload);
+  const key = jobKey(task, input);
   await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text))
   select graphile_worker.add_job(
     ${task}::text,
     ${JSON.stringify(payload)}::json,
-    queue_name := ${jobQueue(task, payload) ?? null}::text,
     run_at := ${o.runAt?.toISOString() ?? null}::timestamptz,
     max_attempts := ${def.maxAttempts ?? 25}::int,
     job_key := ${key}::text,

@@ -12,15 +12,13 @@ export async function beat(db: Db, processId: string, graphileWorkerIds: string[
     on conflict (worker_id) do update set last_seen = now(), info = excluded.info`);
 }
 
-/** graphile-worker's own release of jobs and queues locked under the given ids. */
+/** graphile-worker's own release of the jobs locked under the given ids, and the worker locks held under them. */
 export async function unlockWorkers(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.execute(
-    sql`select graphile_worker.force_unlock_workers(array[${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )}]::text[])`,
-  );
+  const idList = `{${ids.join(',')}}`;
+  await db.execute(sql`
+    with keys as (delete from worker_locks where holder = any(${idList}::text[]))
+    select graphile_worker.force_unlock_workers(${idList}::text[])`);
 }
 
 /**
@@ -44,7 +42,7 @@ export async function releaseDeadWorkers(db: Db, { orphans = true }: { orphans?:
     ), locks as (
       select locked_by, locked_at from graphile_worker._private_jobs where locked_by is not null
       union all
-      select locked_by, locked_at from graphile_worker._private_job_queues where locked_by is not null
+      select holder, taken_at from worker_locks
     )
     select distinct locked_by from locks
     where locked_at < now() - make_interval(secs => ${deadAfter}) and locked_by not in (select id from live)`);
@@ -58,19 +56,16 @@ export async function forget(db: Db, processId: string): Promise<void> {
 }
 
 /**
- * A job or queue locked for over 30 s under one of this process's live ids while no job of it runs here: a fetch
- * whose answer a dropped connection lost (the job was locked, the runner never saw it). Nobody else releases such
- * a lock, since the id is alive; the runtime replaces the runner, whose ids are then released.
+ * A job locked for over 30 s under one of this process's live ids while it does not run here: a fetch whose answer
+ * a dropped connection lost (the job was locked, the runner never saw it). Nobody else releases such a lock, since
+ * the id is alive; the runtime replaces the runner, whose ids are then released.
  */
-export async function findLeakedLock(db: Db, ids: string[], running: { jobIds: string[]; queueIds: number[] }): Promise<string | undefined> {
+export async function findLeakedLock(db: Db, ids: string[], runningJobIds: string[]): Promise<string | undefined> {
   if (ids.length === 0) return undefined;
-  const idList = `{${ids.join(',')}}`;
   const [row] = await db.execute<{ what: string }>(sql`
     select 'job ' || id as what from graphile_worker._private_jobs
-    where locked_by = any(${idList}::text[]) and locked_at < now() - interval '30 seconds' and not (id::text = any(${`{${running.jobIds.join(',')}}`}::text[]))
-    union all
-    select 'queue ' || queue_name from graphile_worker._private_job_queues
-    where locked_by = any(${idList}::text[]) and locked_at < now() - interval '30 seconds' and not (id = any(${`{${running.queueIds.join(',')}}`}::int[]))
+    where locked_by = any(${`{${ids.join(',')}}`}::text[]) and locked_at < now() - interval '30 seconds'
+      and not (id::text = any(${`{${runningJobIds.join(',')}}`}::text[]))
     limit 1`);
   return row?.what;
 }

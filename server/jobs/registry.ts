@@ -12,23 +12,22 @@ type JobDefinition<P extends z.ZodType> = {
   /** Jobs outlive deploys: payloads are parsed, not trusted (graphile-worker's advice). */
   payload: P;
   /** graphile-worker job key: one live job per key, so a step enqueued twice runs once. */
-  key: (p: z.output<P>) => string;
-  /** Jobs of one queue run one at a time, in order (per-seller KSeF sending). */
-  queue?: (p: z.output<P>) => string;
+  key: (p: z.input<P>) => string;
   maxAttempts?: number;
 };
 const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
 
 /**
- * Every task of the worker (plain identifiers: graphile-worker's folder rules, DESIGN.md) with its payload, job key
- * and queue. `enqueue` derives key and queue from here, and the worker's task list must cover exactly these names.
+ * Every task of the worker (plain identifiers: graphile-worker's folder rules, DESIGN.md) with its payload and job
+ * key. `enqueue` derives the key from here, and the worker's task list must cover exactly these names.
  */
 export const JOBS = {
   document_prepare: job({ payload: ZDocumentJob, key: (p) => `prepare:${p.documentId}` }),
+  // one send step per seller at a time (server/submission/sending-turn.ts); `busy` counts the times this document
+  // found its seller's turn taken, which spaces its next tries
   ksef_send: job({
-    payload: ZDocumentJob.extend(ZScopeJob.shape),
+    payload: ZDocumentJob.extend(ZScopeJob.shape).extend({ busy: z.number().int().nonnegative().default(0) }),
     key: (p) => `send:${p.documentId}`,
-    queue: (p) => `ksef:${p.accountId}:${p.mode}`,
   }),
   ksef_status: job({
     payload: ZDocumentJob.extend({ poll: z.number().int().nonnegative().default(0) }),
@@ -70,9 +69,6 @@ export type JobPayload<T extends TaskName> = z.output<(typeof JOBS)[T]['payload'
 export type JobInput<T extends TaskName> = z.input<(typeof JOBS)[T]['payload']>;
 export const TASK_NAMES = Object.keys(JOBS) as TaskName[];
 
-export const jobKey = <T extends TaskName>(task: T, payload: JobPayload<T>): string => (JOBS[task].key as (p: JobPayload<T>) => string)(payload);
-
-export const jobQueue = <T extends TaskName>(task: T, payload: JobPayload<T>): string | undefined =>
-  (JOBS[task] as { queue?: (p: JobPayload<T>) => string }).queue?.(payload);
+export const jobKey = <T extends TaskName>(task: T, payload: JobInput<T>): string => (JOBS[task].key as (p: JobInput<T>) => string)(payload);
 
 export const parsePayload = <T extends TaskName>(task: T, payload: unknown): JobPayload<T> => JOBS[task].payload.parse(payload) as JobPayload<T>;

@@ -95,7 +95,7 @@ const strandedLocks = async () =>
     with live as (select jsonb_array_elements_text(info->'graphileWorkerIds') as id from worker_heartbeats)
     select locked_by, what from (
       select locked_by, 'job ' || t.identifier as what from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where locked_by is not null
-      union all select locked_by, 'queue ' || queue_name from graphile_worker._private_job_queues where locked_by is not null
+      union all select holder, 'worker lock ' || key from worker_locks
     ) l where locked_by not in (select id from live)`);
 
 test('the server terminates the connections of two running workers 15 times while 150 documents flow', async () => {
@@ -166,7 +166,7 @@ test('a worker started while the database is down waits, connects, and survives 
   await stopGroup(w.proc);
 }, 480_000);
 
-test('SIGTERM mid-flow: the stopping worker releases every job and queue it held; the others finish everything', async () => {
+test('SIGTERM mid-flow: the stopping worker releases every job and worker lock it held; the others finish everything', async () => {
   const docs = await createDocuments(4, 30);
   // a slow KSeF keeps sends in flight at the moment of each stop
   await ksef.control().setFaults([{ endpoint: 'sendInvoice', kind: 'latency', latencyMs: 400, probability: 0.5 }], 3);
@@ -187,7 +187,7 @@ test('SIGTERM mid-flow: the stopping worker releases every job and queue it held
     expect(w.output()).toContain('worker: stopped');
     const held = await t.db().execute<{ n: number }>(sql`
       select count(*)::int as n from (
-        select locked_by from graphile_worker._private_jobs union all select locked_by from graphile_worker._private_job_queues
+        select locked_by from graphile_worker._private_jobs union all select holder from worker_locks
       ) l where locked_by in ${ids.length ? ids.map((r) => r.id) : ['-']}`);
     expect(held[0]!.n).toBe(0);
     expect({ stranded: await strandedLocks(), beats: await t.db().execute(sql`select worker_id, info from worker_heartbeats`) }).toMatchObject({

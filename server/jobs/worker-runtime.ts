@@ -5,7 +5,8 @@ import { config } from '@/server/config';
 import { createDb, type Db } from '@/server/db/client';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
-import { isRunningUnder, runningJobs } from './in-flight';
+import { isRunningUnder, runningJobIds } from './in-flight';
+import { releaseLeakedWorkerLocks } from './worker-locks';
 
 export type WorkerRuntimeOptions = {
   db: Db;
@@ -31,7 +32,7 @@ export type WorkerRuntimeOptions = {
 };
 
 export type WorkerRuntime = {
-  /** Finishes or releases every job and queue this process holds, then forgets its heartbeat. */
+  /** Finishes or releases every job this process holds, then forgets its heartbeat. */
   stop: () => Promise<void>;
   /** Replaces the job runner (its jobs finish, its locks are released): what a lost connection calls for. */
   restart: (reason: string) => void;
@@ -81,9 +82,10 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     const released = await releaseDeadWorkers(o.db, { orphans: scanOrphans });
     if (released.length) o.log(`worker: released jobs of dead workers ${released.join(', ')}`);
     // seen on two ticks in a row, so that a job finishing just now is not taken for a leak
-    const leak = current && !stopping ? await findLeakedLock(o.db, current.ids, runningJobs()) : undefined;
+    const leak = current && !stopping ? await findLeakedLock(o.db, current.ids, runningJobIds()) : undefined;
     if (leak && leak === lastLeak) restart(`${leak} is locked under this runner but not running`);
     lastLeak = leak;
+    await releaseLeakedWorkerLocks(o.db, ids());
   };
   let lastLeak: string | undefined;
   let orphansScannedAt = 0;
@@ -205,7 +207,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         retired.push(...current.ids);
         current = undefined;
       }
-      // every job and queue still locked under this process's ids is released now, once no job of theirs still
+      // every job still locked under this process's ids is released now, once no job of theirs still
       // runs; if the database cannot be reached, the heartbeat row stays and a survivor releases them once it stops beating
       try {
         for (const t0 = Date.now(); retired.some(isRunningUnder) && Date.now() - t0 < o.shutdownTimeoutMs;) await new Promise((r) => setTimeout(r, 100));

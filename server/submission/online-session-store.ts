@@ -12,7 +12,7 @@ const REOPEN_BEFORE_MS = 10 * 60_000;
 
 /**
  * The scope's open online session, reused across documents (its AES key sealed in PostgreSQL so that any worker
- * can send in it), or a new one. Callers hold the scope's send queue, so two sessions are not opened at once.
+ * can send in it), or a new one. Callers hold the seller's sending turn (sending-turn.ts), so two sessions are not opened at once.
  */
 export async function onlineSessionFor(db: Db, scope: Scope, client: KsefClient, accessToken: string): Promise<OnlineSession> {
   const [row] = await db

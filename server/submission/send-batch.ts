@@ -140,7 +140,7 @@ export async function sendQueuedInBatch(
     for (const doc of locked) {
       if (doc.status === 'queued') await transition(tx, doc, 'sending', { ksefSessionRef: opened.referenceNumber, lastError: null });
     }
-    // Their own send jobs would only find them held by the batch, one at a time in the seller's serial queue. The
+    // Their own send jobs would only find them held by the batch, each waiting for the seller's sending turn. The
     // running job is kept: it is what runs again (and reconciles) if this process dies before the close.
     const others = ids.filter((id) => id !== triggerId);
     const keys = others.map((documentId) => jobKey('ksef_send', { documentId, ...scope }));

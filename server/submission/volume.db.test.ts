@@ -83,4 +83,11 @@ test('50 sellers at once: each stays within its own limits, all accepted, no 429
   for (const s of statuses) {
     for (const w of s.windows) if (w.perMinute !== null && w.group !== 'public') expect(w.used.minute).toBeLessThanOrEqual(w.perMinute);
   }
+  // each seller's send steps ran in turn (sending-turn.ts): no seller opened a second online session
+  const sessions = await t
+    .db()
+    .execute<{ n: number }>(
+      sql`select count(*)::int as n from ksef_sessions where kind = 'online' and account_id in ${sellers.map((s) => s.accountId)} group by account_id`,
+    );
+  expect(sessions.filter((s) => s.n > 1)).toEqual([]);
 }, 300_000);

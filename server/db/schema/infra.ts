@@ -88,3 +88,14 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
   lastSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
   info: jsonb(),
 });
+
+/**
+ * Keys a running job holds across every worker process (server/jobs/worker-locks.ts), under the graphile-worker id
+ * that locked the job, so they are released with that worker's jobs. UNLOGGED (drizzle/0007): a row lives for
+ * one job step, and its writes then commit without waiting for a WAL flush.
+ */
+export const workerLocks = pgTable('worker_locks', {
+  key: text().primaryKey(),
+  holder: text().notNull(),
+  takenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

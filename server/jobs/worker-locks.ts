@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/server/db/client';
+import { workerLocks } from '@/server/db/schema';
+
+/** Keys being taken, held or released in this process now: one entry per step. */
+const held = new Set<{ key: string }>();
+
+/**
+ * Runs `run` holding `key` across every worker process, or answers { ran: false } at once when another job holds
+ * it. The holder is the graphile-worker id the job runs under, so a key is released with that worker's jobs when
+ * its process dies or its runner is replaced (heartbeat.ts), and a key this process lost track of is released by
+ * its own heartbeat (releaseLeakedWorkerLocks).
+ */
+export async function underWorkerLock<T>(db: Db, key: string, holder: string, run: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+  const entry = { key };
+  held.add(entry);
+  try {
+    const taken = await db.insert(workerLocks).values({ key, holder }).onConflictDoNothing().returning({ key: workerLocks.key });
+    if (taken.length === 0) return { ran: false };
+    try {
+      return { ran: true, value: await run() };
+    } finally {
+      await db.execute(sql`delete from worker_locks where key = ${key} and holder = ${holder}`);
+    }
+  } finally {
+    held.delete(entry);
+  }
+}
+
+/**
+ * Keys held under this process's ids for over 30 s that no step here holds: a release the database failed. They
+ * are deleted; the 30 s keep a key taken while this statement was on its way out of its reach.
+ */
+export async function releaseLeakedWorkerLocks(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const keys = [...new Set([...held].map((e) => e.key))];
+  await db.execute(sql`
+    delete from worker_locks where holder = any(${`{${ids.join(',')}}`}::text[]) and taken_at < now() - interval '30 seconds'
+      and key not in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`);
+}
