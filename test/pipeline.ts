@@ -12,6 +12,7 @@ import { documents, type DocumentStatus } from '@/server/db/schema';
 import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { createDb } from '@/server/db/client';
 import { createTaskList, selectTasks } from '@/worker/task-list';
+import { busyLockFlags } from '@/server/jobs/worker-locks';
 import { collect, stopGroup, waitFor } from './web';
 
 /**
@@ -52,6 +53,7 @@ export function useWorker(url: () => string, options: { tasks?: string } = {}) {
     runner = await run({
       connectionString: url(),
       taskList: selectTasks(createTaskList(db), options.tasks),
+      forbiddenFlags: busyLockFlags(db),
       concurrency: 4,
       pollInterval: 100,
       noHandleSignals: true,

@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { renewPool } from '@/server/db/client';
 import { isConnectTimeout, isDatabaseUnavailable } from '@/server/db/faults';
 import { trackExecution } from '@/server/jobs/in-flight';
-import { parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
+import { jobLock, parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
 import { log, withLogContext, type LogContext } from '@/server/observability/log';
 import { metrics, secondsSince } from '@/server/observability/metrics';
 import type { TaskHandler } from './tasks/task';
@@ -85,6 +85,7 @@ async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelper
     runAt: new Date(Date.now() + DATABASE_RETRY_SECONDS * 1000),
     maxAttempts: helpers.job.max_attempts,
     priority: helpers.job.priority,
+    flags: [jobLock(name, parsed)].filter((f) => f !== undefined),
   });
   log.warn({ retryInSeconds: DATABASE_RETRY_SECONDS }, 'job_retried_database_unavailable');
 }

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
-import { JOBS, jobKey, parsePayload, type JobInput, type TaskName } from './registry';
+import { JOBS, jobKey, jobLock, parsePayload, type JobInput, type TaskName } from './registry';
 
 export type JobOptions = { runAt?: Date; priority?: number };
 
 /**
  * Adds a job inside the caller's transaction (invariant 2): the job exists exactly when the state change that
- * needs it committed. Key and attempts come from the registry. A job that goes with no state change (a
+ * needs it committed. Key, lock flag and attempts come from the registry. A job that goes with no state change (a
  * re-poll) is added on `db` directly: it is one statement.
  *
  * A waiting job of the same key is removed and a new row added, never updated in place: graphile-worker completes
@@ -18,6 +18,7 @@ export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: Jo
   const payload = parsePayload(task, input);
   const def: { maxAttempts?: number } = JOBS[task];
   const key = jobKey(task, input);
+  const lock = jobLock(task, input);
   await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text))
   select graphile_worker.add_job(
     ${task}::text,
@@ -25,6 +26,7 @@ export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: Jo
     run_at := ${o.runAt?.toISOString() ?? null}::timestamptz,
     max_attempts := ${def.maxAttempts ?? 25}::int,
     job_key := ${key}::text,
-    priority := ${o.priority ?? 0}::int
+    priority := ${o.priority ?? 0}::int,
+    flags := ${lock ? `{"${lock}"}` : null}::text[]
   ) from removed`);
 }

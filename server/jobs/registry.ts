@@ -13,6 +13,11 @@ type JobDefinition<P extends z.ZodType> = {
   payload: P;
   /** graphile-worker job key: one live job per key, so a step enqueued twice runs once. */
   key: (p: z.input<P>) => string;
+  /**
+   * The worker lock the job's step runs under (server/jobs/worker-locks.ts), also the job's graphile-worker flag:
+   * while the lock is held, fetches skip the jobs that name it.
+   */
+  lock?: (p: z.input<P>) => string;
   maxAttempts?: number;
 };
 const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
@@ -28,6 +33,7 @@ export const JOBS = {
   ksef_send: job({
     payload: ZDocumentJob.extend(ZScopeJob.shape).extend({ busy: z.number().int().nonnegative().default(0) }),
     key: (p) => `send:${p.documentId}`,
+    lock: (p) => `ksef_send:${p.accountId}:${p.mode}`,
   }),
   ksef_status: job({
     payload: ZDocumentJob.extend({ poll: z.number().int().nonnegative().default(0) }),
@@ -70,5 +76,8 @@ export type JobInput<T extends TaskName> = z.input<(typeof JOBS)[T]['payload']>;
 export const TASK_NAMES = Object.keys(JOBS) as TaskName[];
 
 export const jobKey = <T extends TaskName>(task: T, payload: JobInput<T>): string => (JOBS[task].key as (p: JobInput<T>) => string)(payload);
+
+export const jobLock = <T extends TaskName>(task: T, payload: JobInput<T>): string | undefined =>
+  (JOBS[task] as { lock?: (p: JobInput<T>) => string }).lock?.(payload);
 
 export const parsePayload = <T extends TaskName>(task: T, payload: unknown): JobPayload<T> => JOBS[task].payload.parse(payload) as JobPayload<T>;

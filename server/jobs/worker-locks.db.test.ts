@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createDb, type Db } from '@/server/db/client';
 import { useTestDatabase } from '@/test/db';
+import { waitFor } from '@/test/web';
 import { beat, releaseDeadWorkers, unlockWorkers } from './heartbeat';
-import { releaseLeakedWorkerLocks, underWorkerLock } from './worker-locks';
+import { enqueue } from './enqueue';
+import { busyLockFlags, releaseLeakedWorkerLocks, underWorkerLock } from './worker-locks';
 
 const t = useTestDatabase();
 /** A second pool: another worker process. */
@@ -82,4 +84,24 @@ test('a key left under a live id of this process that no step here holds (its re
   expect((await holders()).map((h) => h.key)).toEqual(['k-held', 'k-just-taken', 'k-other-process']);
   held.release();
   await held.done;
+  await t.db().execute(sql`delete from worker_locks`);
+});
+
+test("fetches skip the jobs of a held key: send jobs carry their seller's key as a flag, and the busy list names this process's keys at once and others' shortly after", async () => {
+  await enqueue(t.db(), 'ksef_send', { documentId: 'inv_flag', accountId: 'acct_flag', mode: 'live' });
+  const [job] = await t.db().execute<{ flags: Record<string, boolean> }>(sql`select flags from graphile_worker._private_jobs where key = 'send:inv_flag'`);
+  expect(job!.flags).toEqual({ 'ksef_send:acct_flag:live': true });
+
+  const busy = busyLockFlags(t.db());
+  expect(busy()).toEqual([]);
+  const mine = heldStep(t.db(), 'ksef_send:acct_flag:live', 'worker-me');
+  await mine.running;
+  expect(busy()).toEqual(['ksef_send:acct_flag:live']);
+  const theirs = heldStep(other, 'ksef_send:acct_theirs:test', 'worker-them');
+  await theirs.running;
+  await waitFor(async () => busy().includes('ksef_send:acct_theirs:test'), 5_000);
+  mine.release();
+  theirs.release();
+  await Promise.all([mine.done, theirs.done]);
+  await waitFor(async () => busy().length === 0, 5_000);
 });

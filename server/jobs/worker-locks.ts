@@ -38,3 +38,32 @@ export async function releaseLeakedWorkerLocks(db: Db, ids: string[]): Promise<v
     delete from worker_locks where holder = any(${`{${ids.join(',')}}`}::text[]) and taken_at < now() - interval '30 seconds'
       and key not in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`);
 }
+
+/** How old the list of other processes' keys may be when a fetch asks for it. */
+const BUSY_REFRESH_MS = 200;
+
+/**
+ * graphile-worker's `forbiddenFlags`: the keys held now, so that a fetch skips the jobs flagged with a busy key
+ * (the registry's `lock`) instead of running them only to find the key taken; with one seller's hundreds of
+ * documents due, every worker slot would otherwise spin on them. This process's keys are exact, other processes'
+ * are read at most every BUSY_REFRESH_MS, in the background: a fetch never waits for it, and a stale list only
+ * costs a job that finds the key taken and runs again later.
+ */
+export function busyLockFlags(db: Db): () => string[] {
+  let others: string[] = [];
+  let readAt = 0;
+  let reading = false;
+  return () => {
+    if (!reading && Date.now() - readAt >= BUSY_REFRESH_MS) {
+      reading = true;
+      db.execute<{ key: string }>(sql`select key from worker_locks`)
+        .then((rows) => {
+          others = rows.map((r) => r.key);
+          readAt = Date.now();
+        })
+        .catch(() => {}) // the database away: the jobs themselves find out and run again
+        .finally(() => (reading = false));
+    }
+    return [...new Set([...others, ...[...held].map((e) => e.key)])];
+  };
+}

@@ -6,7 +6,7 @@ import { createDb, type Db } from '@/server/db/client';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
 import { isRunningUnder, runningJobIds } from './in-flight';
-import { releaseLeakedWorkerLocks } from './worker-locks';
+import { busyLockFlags, releaseLeakedWorkerLocks } from './worker-locks';
 
 export type WorkerRuntimeOptions = {
   db: Db;
@@ -60,6 +60,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   // The heartbeat has a connection of its own, quick to time out and renewed on any failure: a process whose
   // beats stop is taken as dead and its locks are released while its jobs may still run, so a pool busy with
   // jobs, or broken by a lost server connection, must not silence it.
+  const forbiddenFlags = busyLockFlags(o.db);
   const newBeatDb = () => createDb(o.connectionString, { max: 1, connectTimeoutSeconds: 3 });
   let beatDb = newBeatDb();
   const tick = async () => {
@@ -135,6 +136,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
           concurrency: o.concurrency,
           taskList: o.taskList,
           crontab: o.crontab,
+          forbiddenFlags,
           noHandleSignals: true,
           pollInterval: o.pollInterval ?? 1_000,
           logger: graphileLogger(o.log),

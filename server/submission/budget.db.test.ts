@@ -9,6 +9,7 @@ import { useKsefEmulator } from '@/test/pipeline';
 import { waitFor } from '@/test/web';
 import { createBurst, findLimitBreaches } from '@/test/fixtures/burst';
 import { createTaskList, selectTasks } from '@/worker/task-list';
+import { busyLockFlags } from '@/server/jobs/worker-locks';
 
 /**
  * A seller whose hourly budgets are spent (issue 18.3), production limits on the emulator and in the throttle:
@@ -50,6 +51,7 @@ test('batchSession and invoiceSend hours spent: 150 documents wait with run_at, 
   runner = await run({
     connectionString: t.url(),
     taskList: selectTasks(createTaskList(t.db()), '-pdf_render,-mail_send,-webhook_deliver'),
+    forbiddenFlags: busyLockFlags(t.db()),
     concurrency: 4,
     pollInterval: 100,
     noHandleSignals: true,

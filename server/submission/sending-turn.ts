@@ -1,6 +1,6 @@
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
-import type { JobPayload } from '@/server/jobs/registry';
+import { jobLock, type JobPayload } from '@/server/jobs/registry';
 import { underWorkerLock } from '@/server/jobs/worker-locks';
 import { sendDocument } from './send-document';
 
@@ -17,6 +17,6 @@ export const busyRetryMs = (busy: number): number => Math.min(8_000, 250 * 2 ** 
  * ever made, so its cost grew with the number of sellers (README, capacity).
  */
 export async function sendInTurn(db: Db, job: JobPayload<'ksef_send'>, holder: string, now = Date.now()): Promise<void> {
-  const turn = await underWorkerLock(db, `ksef_send:${job.accountId}:${job.mode}`, holder, () => sendDocument(db, job.documentId));
+  const turn = await underWorkerLock(db, jobLock('ksef_send', job)!, holder, () => sendDocument(db, job.documentId));
   if (!turn.ran) await enqueue(db, 'ksef_send', { ...job, busy: job.busy + 1 }, { runAt: new Date(now + busyRetryMs(job.busy)) });
 }
