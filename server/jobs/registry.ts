@@ -80,4 +80,7 @@ export const jobKey = <T extends TaskName>(task: T, payload: JobInput<T>): strin
 export const jobLock = <T extends TaskName>(task: T, payload: JobInput<T>): string | undefined =>
   (JOBS[task] as { lock?: (p: JobInput<T>) => string }).lock?.(payload);
 
+/** Whether the task's steps run under a worker lock. */
+export const hasJobLock = (task: string): boolean => task in JOBS && 'lock' in JOBS[task as TaskName];
+
 export const parsePayload = <T extends TaskName>(task: T, payload: unknown): JobPayload<T> => JOBS[task].payload.parse(payload) as JobPayload<T>;

@@ -5,6 +5,7 @@ import { useTestDatabase } from '@/test/db';
 import { waitFor } from '@/test/web';
 import { beat, releaseDeadWorkers, unlockWorkers } from './heartbeat';
 import { enqueue } from './enqueue';
+import { hasJobLock, TASK_NAMES } from './registry';
 import { busyLockFlags, releaseLeakedWorkerLocks, underWorkerLock } from './worker-locks';
 
 const t = useTestDatabase();
@@ -91,6 +92,8 @@ test("fetches skip the jobs of a held key: send jobs carry their seller's key as
   await enqueue(t.db(), 'ksef_send', { documentId: 'inv_flag', accountId: 'acct_flag', mode: 'live' });
   const [job] = await t.db().execute<{ flags: Record<string, boolean> }>(sql`select flags from graphile_worker._private_jobs where key = 'send:inv_flag'`);
   expect(job!.flags).toEqual({ 'ksef_send:acct_flag:live': true });
+  // only processes running such tasks pass the busy list (worker-runtime.ts)
+  expect(TASK_NAMES.filter(hasJobLock)).toEqual(['ksef_send']);
 
   const busy = busyLockFlags(t.db());
   expect(busy()).toEqual([]);

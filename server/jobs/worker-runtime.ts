@@ -6,6 +6,7 @@ import { createDb, type Db } from '@/server/db/client';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
 import { isRunningUnder, runningJobIds } from './in-flight';
+import { hasJobLock } from './registry';
 import { busyLockFlags, releaseLeakedWorkerLocks } from './worker-locks';
 
 export type WorkerRuntimeOptions = {
@@ -57,10 +58,11 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   let interrupt: ((reason: string) => void) | undefined;
   let wake: (() => void) | undefined;
 
+  // only a process that runs a task with a worker lock skips busy keys (the PDF worker never reads them)
+  const forbiddenFlags = Object.keys(o.taskList).some(hasJobLock) ? busyLockFlags(o.db) : undefined;
   // The heartbeat has a connection of its own, quick to time out and renewed on any failure: a process whose
   // beats stop is taken as dead and its locks are released while its jobs may still run, so a pool busy with
   // jobs, or broken by a lost server connection, must not silence it.
-  const forbiddenFlags = busyLockFlags(o.db);
   const newBeatDb = () => createDb(o.connectionString, { max: 1, connectTimeoutSeconds: 3 });
   let beatDb = newBeatDb();
   const tick = async () => {
