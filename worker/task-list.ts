@@ -80,12 +80,13 @@ const DATABASE_RETRY_SECONDS = 5;
  */
 async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelpers): Promise<void> {
   const parsed = parsePayload(name, payload ?? {});
+  const lock = jobLock(name, parsed);
   await helpers.addJob(name, parsed, {
     jobKey: helpers.job.key!,
     runAt: new Date(Date.now() + DATABASE_RETRY_SECONDS * 1000),
     maxAttempts: helpers.job.max_attempts,
     priority: helpers.job.priority,
-    flags: [jobLock(name, parsed)].filter((f) => f !== undefined),
+    flags: lock ? [lock] : undefined,
   });
   log.warn({ retryInSeconds: DATABASE_RETRY_SECONDS }, 'job_retried_database_unavailable');
 }

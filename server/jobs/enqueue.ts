@@ -27,6 +27,6 @@ export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: Jo
     max_attempts := ${def.maxAttempts ?? 25}::int,
     job_key := ${key}::text,
     priority := ${o.priority ?? 0}::int,
-    flags := ${lock ? `{"${lock}"}` : null}::text[]
+    flags := ${lock ? sql`array[${lock}::text]` : null}::text[]
   ) from removed`);
 }

@@ -4,6 +4,7 @@ import { workerLocks } from '@/server/db/schema';
 
 /** Keys being taken, held or released in this process now: one entry per step. */
 const held = new Set<{ key: string }>();
+const heldKeys = (): string[] => [...new Set([...held].map((e) => e.key))];
 
 /**
  * Runs `run` holding `key` across every worker process, or answers { ran: false } at once when another job holds
@@ -28,12 +29,12 @@ export async function underWorkerLock<T>(db: Db, key: string, holder: string, ru
 }
 
 /**
- * Keys held under this process's ids for over 30 s that no step here holds: a release the database failed. They
- * are deleted; the 30 s keep a key taken while this statement was on its way out of its reach.
+ * Keys held under this process's ids that no step here holds: their release failed (the database was away). Only
+ * keys older than 30 s are deleted, so that a key taken after `held` was read for this statement is left alone.
  */
 export async function releaseLeakedWorkerLocks(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  const keys = [...new Set([...held].map((e) => e.key))];
+  const keys = heldKeys();
   await db.execute(sql`
     delete from worker_locks where holder = any(${`{${ids.join(',')}}`}::text[]) and taken_at < now() - interval '30 seconds'
       and key not in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`);
@@ -64,6 +65,6 @@ export function busyLockFlags(db: Db): () => string[] {
         .catch(() => {}) // the database away: the jobs themselves find out and run again
         .finally(() => (reading = false));
     }
-    return [...new Set([...others, ...[...held].map((e) => e.key)])];
+    return [...new Set([...others, ...heldKeys()])];
   };
 }

@@ -58,8 +58,9 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   let interrupt: ((reason: string) => void) | undefined;
   let wake: (() => void) | undefined;
 
-  // only a process that runs a task with a worker lock skips busy keys (the PDF worker never reads them)
-  const forbiddenFlags = Object.keys(o.taskList).some(hasJobLock) ? busyLockFlags(o.db) : undefined;
+  // only a process that runs a task with a worker lock reads and releases worker locks (the PDF worker never does)
+  const takesLocks = Object.keys(o.taskList).some(hasJobLock);
+  const forbiddenFlags = takesLocks ? busyLockFlags(o.db) : undefined;
   // The heartbeat has a connection of its own, quick to time out and renewed on any failure: a process whose
   // beats stop is taken as dead and its locks are released while its jobs may still run, so a pool busy with
   // jobs, or broken by a lost server connection, must not silence it.
@@ -88,7 +89,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     const leak = current && !stopping ? await findLeakedLock(o.db, current.ids, runningJobIds()) : undefined;
     if (leak && leak === lastLeak) restart(`${leak} is locked under this runner but not running`);
     lastLeak = leak;
-    await releaseLeakedWorkerLocks(o.db, ids());
+    if (takesLocks) await releaseLeakedWorkerLocks(o.db, ids());
   };
   let lastLeak: string | undefined;
   let orphansScannedAt = 0;

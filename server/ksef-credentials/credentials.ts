@@ -46,8 +46,6 @@ export async function resumeWaitingDocuments(tx: Parameters<Parameters<Db['trans
   return waiting.length;
 }
 
-/** Sending is serialised per (account, mode): one KSeF session and one token per seller context at a time. */
-
 /** The account_modes columns a credential is read from (credentialFrom), for reads that take more of the row. */
 export const CREDENTIAL_COLUMNS = {
   sealed: accountModes.ksefCredential,

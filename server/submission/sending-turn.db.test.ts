@@ -10,8 +10,8 @@ const job = { documentId: 'inv_turn', accountId: 'acct_turn', mode: 'test' as co
 const readJob = async () => {
   const [row] = await t
     .db()
-    .execute<{ busy: number; run_at_ms: number }>(
-      sql`select (payload->>'busy')::int as busy, (extract(epoch from run_at) * 1000)::float8 as run_at_ms from graphile_worker._private_jobs where key = 'send:inv_turn'`,
+    .execute<{ busy: number; run_at_ms: number; flags: Record<string, boolean> }>(
+      sql`select (payload->>'busy')::int as busy, (extract(epoch from run_at) * 1000)::float8 as run_at_ms, flags from graphile_worker._private_jobs where key = 'send:inv_turn'`,
     );
   return row && { ...row };
 };
@@ -28,9 +28,10 @@ test("a send job that finds its seller's turn taken runs again later, backing of
   await running;
   const now = Date.parse('2026-11-24T10:00:00.000Z');
   await sendInTurn(t.db(), job, 'worker-me', now);
-  expect(await readJob()).toEqual({ busy: 1, run_at_ms: now + 250 });
+  // still flagged with its seller's key, so fetches skip it while the turn is taken
+  expect(await readJob()).toEqual({ busy: 1, run_at_ms: now + 250, flags: { 'ksef_send:acct_turn:test': true } });
   await sendInTurn(t.db(), { ...job, busy: 3 }, 'worker-me', now);
-  expect(await readJob()).toEqual({ busy: 4, run_at_ms: now + 2_000 });
+  expect(await readJob()).toMatchObject({ busy: 4, run_at_ms: now + 2_000 });
   expect(busyRetryMs(10)).toBe(8_000);
 
   // the step itself runs for another seller, and for this one once the turn is free: the document does not
