@@ -3,12 +3,14 @@ import { db } from '@/server/db/client';
 import { config } from '@/server/config';
 import { newId } from '@/server/ids';
 import { startWorkerRuntime } from '@/server/jobs/worker-runtime';
+import { limitHeapGrowth } from '@/server/observability/heap-growth';
 import { log } from '@/server/observability/log';
 import { startProbeServer } from '@/server/observability/probe-server';
 import { CRONTAB, createTaskList, selectTasks } from './task-list';
 
 /** The worker process: graphile-worker over DATABASE_URL plus the heartbeat that frees dead workers' jobs. */
 async function main() {
+  limitHeapGrowth();
   const connectionString = config().DATABASE_URL;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
   const processId = `${hostname()}:${process.pid}:${newId('req').slice(4, 12)}`;

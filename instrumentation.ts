@@ -1,0 +1,6 @@
+/** Runs once when a Next.js server starts (web process): the same heap limit as the workers (issue 19). */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { limitHeapGrowth } = await import('@/server/observability/heap-growth');
+  limitHeapGrowth();
+}
