@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addLogContext, log, pathOnly, setLogDestination, withLogContext } from './log';
+import { addLogContext, log, pathOnly, redactLogObject, setLogDestination, withLogContext } from './log';
 
 const lines: Record<string, any>[] = [];
 beforeAll(() =>
@@ -45,6 +45,28 @@ test('secrets and buyer data are redacted wherever they sit in a logged object',
   const text = JSON.stringify(lines[0]);
   for (const secret of ['ksef-token-value', 'sk_live_', 'p4ss', 'BEGIN', 'Jan Kowalski', 'jan@example.com']) expect(text).not.toContain(secret);
   expect(lines[0]).toMatchObject({ level: 'warn', documentId: 'inv_7', order: { external_id: '1001' } });
+});
+
+test('secrets inside errors, their causes and arrays are redacted; the error keeps its type, message and stack', () => {
+  lines.length = 0;
+  const cause = Object.assign(new Error('KSeF said no'), { token: 'cause-token' });
+  const err = Object.assign(new TypeError('send failed', { cause }), { request: { authorization: 'Bearer sk_test_zzzzzzzz' } });
+  log.error({ err, attempts: [{ secret: 'whsec_abc' }, { ok: 1 }] }, 'y');
+  const text = JSON.stringify(lines[0]);
+  for (const secret of ['cause-token', 'sk_test_', 'whsec_abc']) expect(text).not.toContain(secret);
+  expect(lines[0]).toMatchObject({ err: { type: 'TypeError' }, attempts: [{}, { ok: 1 }] });
+  expect(lines[0]!.err.message).toContain('send failed');
+  expect(lines[0]!.err.stack).toContain('send failed');
+});
+
+test("redaction copies only what it censors and never changes the caller's objects", () => {
+  const order = { buyer: { email: 'jan@example.com' }, lines: [{ name: 'Kubek' }] };
+  const plain = { method: 'GET', route: '/v1/account', status: 200 };
+  const logged = redactLogObject({ ...order, plain });
+  expect(logged).toEqual({ buyer: '[redacted]', lines: [{ name: '[redacted]' }], plain });
+  expect(logged.plain).toBe(plain);
+  expect(order).toEqual({ buyer: { email: 'jan@example.com' }, lines: [{ name: 'Kubek' }] });
+  expect(redactLogObject(plain)).toBe(plain);
 });
 
 test('URLs are logged without their query string', () => {

@@ -37,7 +37,39 @@ export const REDACTED_KEYS = [
   'address_line1',
   'address_line2',
 ] as const;
-const REDACT_PATHS = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
+const REDACTED = new Set<string>(REDACTED_KEYS);
+const CENSOR = '[redacted]';
+/** Keys are censored in the logged object, its values and their values (pino's `key`, `*.key`, `*.*.key`). */
+const REDACT_LEVELS = 3;
+
+/**
+ * The logged object with every REDACTED_KEYS value within REDACT_LEVELS levels censored, arrays and errors (and
+ * an error's `cause`) included. The caller's objects are never changed: a level is copied only where something
+ * beneath it is censored, so a line with nothing to hide (every request's access line) costs one look at each
+ * key. pino's `redact` option tried its 60 wildcard paths on every line: 45 µs a request, 2.6 % of the web
+ * process's CPU under load (issue 19).
+ */
+export function redactLogObject<T>(value: T, level = 0): T {
+  if (level >= REDACT_LEVELS || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  if (value instanceof Error && 'cause' in value && !keys.includes('cause')) keys.push('cause');
+  let copy: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    const before = source[key];
+    const after = REDACTED.has(key) ? CENSOR : redactLogObject(before, level + 1);
+    if (after === before) continue;
+    copy ??= copyOf(source);
+    copy[key] = after;
+  }
+  return (copy ?? value) as T;
+}
+
+/** A shallow copy keeping the prototype and every own property, so an error stays an error for pino's serializer. */
+function copyOf(source: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(source)) return [...source] as unknown as Record<string, unknown>;
+  return Object.create(Object.getPrototypeOf(source), Object.getOwnPropertyDescriptors(source)) as Record<string, unknown>;
+}
 
 let root: Logger | undefined;
 
@@ -45,9 +77,8 @@ const options = (): pino.LoggerOptions => ({
   level: config().LOG_LEVEL,
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
+  formatters: { level: (label) => ({ level: label }), log: (obj) => redactLogObject(obj) },
   mixin: () => ({ ...context.getStore() }),
-  redact: { paths: REDACT_PATHS, censor: '[redacted]' },
   serializers: { err: pino.stdSerializers.err },
 });
 
