@@ -15,3 +15,11 @@ test('clean text comes back as it is; anything else is cleaned, whatever path it
   expect(cleanText('😀'.repeat(3), 2)).toBe('😀😀');
   expect(cleanText('')).toBe('');
 });
+
+test('a text over the limit keeps its first code points, a surrogate pair counting as one and never split', () => {
+  expect(cleanText('a😀b😀', 2)).toBe('a😀');
+  expect(cleanText('😀a😀', 3)).toBe('😀a😀');
+  expect(cleanText('ab cd', 3)).toBe('ab');
+  expect(cleanText('\u{1D516}'.repeat(600), 512)).toBe('\u{1D516}'.repeat(512));
+  expect(cleanText(`Kawa\u0000${'ż'.repeat(300)}`)).toBe(`Kawa ${'ż'.repeat(251)}`);
+});

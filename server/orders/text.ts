@@ -23,5 +23,21 @@ const PLAIN = /^[\x21-\x7E\u00A1-\u017F]+(?: [\x21-\x7E\u00A1-\u017F]+)*$/;
 export function cleanText(text: string, max = 256): string {
   // the general path splits into code points, about 1.2 µs a call against 0.03 here: 3 % of the web's CPU per invoice
   if (text.length <= max && PLAIN.test(text)) return text;
-  return [...text.replace(FORBIDDEN, ' ').replace(/\s+/g, ' ').trim()].slice(0, max).join('').trim();
+  return firstCodePoints(text.replace(FORBIDDEN, ' ').replace(/\s+/g, ' ').trim(), max).trim();
+}
+
+/**
+ * The first `max` code points of `text`, which holds no unpaired surrogate (FORBIDDEN took them). Counted in
+ * place: splitting into code points cost 15 µs for a 512-character non-Latin text, which the size check of every
+ * new invoice builds three times (server/ksef/fa3/size.ts).
+ */
+function firstCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let points = 0;
+  for (let i = 0; i < text.length; i++, points++) {
+    if (points === max) return text.slice(0, i);
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) i++;
+  }
+  return text;
 }
