@@ -7,6 +7,7 @@ import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { createInvoiceDocument } from './create-invoice';
 import { loadDocument, lockDocument } from './load-document';
+import { transition } from './transition';
 
 const t = useTestDatabase();
 
@@ -30,4 +31,15 @@ test('the raw-SQL loader and the intake statement shape a document exactly as dr
   expect(again.created).toBe(false);
   expect(again.document).toStrictEqual(intakeRow);
   expect(await loadDocument(t.db(), 'inv_missing')).toBeUndefined();
+});
+
+test('a status change answers the row as drizzle’s select reads it afterwards, the patch and the new `updated` included', async () => {
+  const { testScope } = await createTestAccount(t.db());
+  const { document } = await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: 'load-2' })));
+  const lastError = { code: 'ksef_unavailable', message: 'KSeF did not answer.' };
+  const moved = await t.db().transaction((tx) => transition(tx, document, 'queued', { number: 'FV/2026/11/8', issueDate: '2026-11-24', lastError }));
+  const [viaDrizzle] = await t.db().select().from(documents).where(eq(documents.id, document.id));
+  expect(moved).toStrictEqual(viaDrizzle);
+  expect(moved).toMatchObject({ status: 'queued', number: 'FV/2026/11/8', lastError });
+  expect(moved.updatedAt.getTime()).toBeGreaterThan(document.updatedAt.getTime());
 });

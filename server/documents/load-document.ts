@@ -6,8 +6,11 @@ import type { DocumentRow } from './document-row';
 
 /** Each column's property and its SQL name (the client's `casing: 'snake_case'` names the columns without one). */
 const COLUMNS = Object.entries(getTableColumns(documents)).map(([key, column]) => ({ key, column, name: column.keyAsName ? toSnakeCase(key) : column.name }));
-/** The select list built once: drizzle builds a 50-column selection anew for every query, a few ms per document. */
-const SELECT_LIST = sql.raw(COLUMNS.map((c) => `"${c.name}"`).join(', '));
+/**
+ * The select list built once: drizzle builds a 50-column selection anew for every query (and every `returning()`:
+ * 75 µs of the 97 µs a status change's update took to build), a few ms per document.
+ */
+export const DOCUMENT_COLUMNS = sql.raw(COLUMNS.map((c) => `"${c.name}"`).join(', '));
 
 /**
  * A `documents` row read with raw SQL, shaped as drizzle's select shapes it: each column's own driver mapping
@@ -23,12 +26,12 @@ export function documentFromSql(raw: Record<string, unknown>): DocumentRow {
 }
 
 export async function loadDocument(db: DbOrTx, id: string): Promise<DocumentRow | undefined> {
-  const [raw] = await db.execute<Record<string, unknown>>(sql`select ${SELECT_LIST} from documents where id = ${id}`);
+  const [raw] = await db.execute<Record<string, unknown>>(sql`select ${DOCUMENT_COLUMNS} from documents where id = ${id}`);
   return raw && documentFromSql(raw);
 }
 
 /** The document with its row lock, inside the caller's transaction. */
 export async function lockDocument(tx: Tx, id: string): Promise<DocumentRow | undefined> {
-  const [raw] = await tx.execute<Record<string, unknown>>(sql`select ${SELECT_LIST} from documents where id = ${id} for update`);
+  const [raw] = await tx.execute<Record<string, unknown>>(sql`select ${DOCUMENT_COLUMNS} from documents where id = ${id} for update`);
   return raw && documentFromSql(raw);
 }

@@ -4,6 +4,7 @@ import { documents, documentTransitions, storeDocuments, type DocumentStatus, ty
 import { enqueue } from '@/server/jobs/enqueue';
 import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
+import { DOCUMENT_COLUMNS, documentFromSql } from './load-document';
 import { metrics } from '@/server/observability/metrics';
 
 /** A document's new `updated`: now, but always after the previous value (ordering by it never ties). */
@@ -37,12 +38,14 @@ export type DocumentPatch = Partial<Omit<typeof documents.$inferInsert, 'id' | '
  */
 export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, patch: DocumentPatch = {}): Promise<DocumentRow> {
   if (!NEXT[doc.status].includes(to)) throw new Error(`illegal move ${doc.status} → ${to} for ${doc.id}`);
-  const [updated] = await tx
+  const update = tx
     .update(documents)
     .set({ ...patch, status: to, updatedAt: nextUpdatedAt() })
     .where(eq(documents.id, doc.id))
-    .returning();
-  if (!updated) throw new Error(`document ${doc.id} vanished`);
+    .getSQL();
+  const [raw] = await tx.execute<Record<string, unknown>>(sql`${update} returning ${DOCUMENT_COLUMNS}`);
+  if (!raw) throw new Error(`document ${doc.id} vanished`);
+  const updated = documentFromSql(raw);
   const error = (patch.lastError ?? null) as StoredError | null;
   if (doc.status !== to || error) {
     await tx.insert(documentTransitions).values({ documentId: doc.id, fromStatus: doc.status, toStatus: to, error });
