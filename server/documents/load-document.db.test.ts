@@ -36,7 +36,7 @@ test('the raw-SQL loader and the intake statement shape a document exactly as dr
 test('a status change answers the row as drizzle’s select reads it afterwards, the patch and the new `updated` included', async () => {
   const { testScope } = await createTestAccount(t.db());
   const { document } = await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: 'load-2' })));
-  const lastError = { code: 'ksef_unavailable', message: 'KSeF did not answer.' };
+  const lastError = { type: 'api_error', code: 'ksef_unavailable', message: 'KSeF did not answer.' };
   const moved = await t.db().transaction((tx) => transition(tx, document, 'queued', { number: 'FV/2026/11/8', issueDate: '2026-11-24', lastError }));
   const [viaDrizzle] = await t.db().select().from(documents).where(eq(documents.id, document.id));
   expect(moved).toStrictEqual(viaDrizzle);
