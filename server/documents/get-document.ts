@@ -4,13 +4,11 @@ import { inScope, type Scope } from '@/server/db/scope';
 import { documents } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import type { DocumentRow } from './document-row';
+import { selectDocuments } from './load-document';
 
 /** A document of the scope; another account's or mode's looks exactly like a missing one (invariant 5). */
 export async function getDocument(db: DbOrTx, scope: Scope, id: string): Promise<DocumentRow> {
-  const [doc] = await db
-    .select()
-    .from(documents)
-    .where(and(inScope(documents, scope), eq(documents.id, id)));
+  const [doc] = await selectDocuments(db, and(inScope(documents, scope), eq(documents.id, id)));
   if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
   return doc;
 }
@@ -19,11 +17,11 @@ export async function getDocument(db: DbOrTx, scope: Scope, id: string): Promise
 export async function correctionsOf(db: DbOrTx, scope: Scope, invoiceIds: string[]): Promise<Map<string, DocumentRow[]>> {
   const byInvoice = new Map<string, DocumentRow[]>();
   if (invoiceIds.length === 0) return byInvoice;
-  const rows = await db
-    .select()
-    .from(documents)
-    .where(and(inScope(documents, scope), eq(documents.kind, 'correction'), inArray(documents.invoiceId, invoiceIds)))
-    .orderBy(asc(documents.seq));
+  const rows = await selectDocuments(
+    db,
+    and(inScope(documents, scope), eq(documents.kind, 'correction'), inArray(documents.invoiceId, invoiceIds)),
+    asc(documents.seq),
+  );
   for (const row of rows) {
     const list = byInvoice.get(row.invoiceId!) ?? [];
     list.push(row);

@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { inScope } from '@/server/db/scope';
 import { expect, test } from 'vitest';
 import { documents } from '@/server/db/schema';
 import { parseOrderInput } from '@/server/orders/order-schema';
@@ -6,7 +7,7 @@ import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { createInvoiceDocument } from './create-invoice';
-import { loadDocument, lockDocument } from './load-document';
+import { loadDocument, lockDocument, selectDocuments } from './load-document';
 import { transition } from './transition';
 
 const t = useTestDatabase();
@@ -42,4 +43,16 @@ test('a status change answers the row as drizzle’s select reads it afterwards,
   expect(moved).toStrictEqual(viaDrizzle);
   expect(moved).toMatchObject({ status: 'queued', number: 'FV/2026/11/8', lastError });
   expect(moved.updatedAt.getTime()).toBeGreaterThan(document.updatedAt.getTime());
+});
+
+test('selectDocuments answers what drizzle’s select answers for the same condition and order, and nothing without a condition', async () => {
+  const { testScope } = await createTestAccount(t.db());
+  const { testScope: otherScope } = await createTestAccount(t.db());
+  for (const id of ['sel-1', 'sel-2', 'sel-3']) await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: id })));
+  await createInvoiceDocument(t.db(), otherScope, parseOrderInput(paidOrder({ external_id: 'sel-other' })));
+  const where = and(inScope(documents, testScope), eq(documents.kind, 'invoice'));
+  const viaDrizzle = await t.db().select().from(documents).where(where).orderBy(desc(documents.seq));
+  expect(viaDrizzle.map((d) => d.orderExternalId)).toEqual(['sel-3', 'sel-2', 'sel-1']);
+  expect(await selectDocuments(t.db(), where, desc(documents.seq))).toStrictEqual(viaDrizzle);
+  expect(await selectDocuments(t.db(), undefined)).toEqual([]);
 });

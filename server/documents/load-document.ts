@@ -1,4 +1,4 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type { DbOrTx, Tx } from '@/server/db/client';
 import { documents } from '@/server/db/schema';
@@ -28,6 +28,14 @@ export function documentFromSql(raw: Record<string, unknown>): DocumentRow {
 export async function loadDocument(db: DbOrTx, id: string): Promise<DocumentRow | undefined> {
   const [raw] = await db.execute<Record<string, unknown>>(sql`select ${DOCUMENT_COLUMNS} from documents where id = ${id}`);
   return raw && documentFromSql(raw);
+}
+
+/** Documents matching `where`, a drizzle condition on `documents` (scope it: invariant 5), in `orderBy`'s order. */
+export async function selectDocuments(db: DbOrTx, where: SQL | undefined, orderBy?: SQL): Promise<DocumentRow[]> {
+  const rows = await db.execute<Record<string, unknown>>(
+    sql`select ${DOCUMENT_COLUMNS} from ${documents} where ${where ?? sql`false`}${orderBy ? sql` order by ${orderBy}` : sql``}`,
+  );
+  return rows.map(documentFromSql);
 }
 
 /** The document with its row lock, inside the caller's transaction. */

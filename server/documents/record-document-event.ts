@@ -3,6 +3,7 @@ import type { DbOrTx } from '@/server/db/client';
 import { documents, events } from '@/server/db/schema';
 import type { EventType } from '@/server/events/event-types';
 import type { DocumentRow } from './document-row';
+import { selectDocuments } from './load-document';
 import { serializeDocument } from './serialize-document';
 import { newId } from '@/server/ids';
 import { enqueueDeliveries } from '@/server/webhooks/enqueue-deliveries';
@@ -13,13 +14,7 @@ import { enqueueDeliveries } from '@/server/webhooks/enqueue-deliveries';
  */
 export async function recordDocumentEvent(tx: DbOrTx, doc: DocumentRow, type: EventType): Promise<string> {
   const corrections =
-    doc.kind === 'invoice'
-      ? await tx
-          .select()
-          .from(documents)
-          .where(and(eq(documents.invoiceId, doc.id), eq(documents.kind, 'correction')))
-          .orderBy(asc(documents.seq))
-      : [];
+    doc.kind === 'invoice' ? await selectDocuments(tx, and(eq(documents.invoiceId, doc.id), eq(documents.kind, 'correction')), asc(documents.seq)) : [];
   const id = newId('evt');
   const createdAt = new Date();
   const body = JSON.stringify({
