@@ -9,7 +9,7 @@ export async function renderDocumentPdf(input: TDocumentView): Promise<Buffer> {
   const view = ZDocumentView.parse(input);
   const props = planDocument(view);
   // loaded on first use: a process that never renders a PDF does not pay for React and react-pdf
-  const [{ renderToBuffer }, { InvoiceDocument }] = await Promise.all([import('@react-pdf/renderer'), import('./document')]);
+  const [{ renderToBuffer }, { InvoiceDocument }] = await Promise.all([import('@react-pdf/renderer'), import('./document'), import('./skip-default-font')]);
   return renderToBuffer(createElement(InvoiceDocument, props) as Parameters<typeof renderToBuffer>[0]);
 }
 
