@@ -5,6 +5,8 @@ export type LoadSpec = {
   name: string;
   url: string;
   path: string;
+  /** The path of the n-th request, when it changes (an id per key); `path` names the route in the report. */
+  pathOf?: (n: number) => string;
   method?: 'GET' | 'POST';
   connections: number;
   seconds: number;
@@ -56,9 +58,10 @@ async function runSlice(spec: LoadSpec, seconds: number, counter: { n: number })
           const headers: Record<string, string> = { ...spec.headers?.(i) };
           const key = spec.keys?.[i % spec.keys.length];
           if (key) headers.authorization = `Bearer ${key}`;
-          if (!spec.body) return { ...req, headers };
+          const path = spec.pathOf ? { path: spec.pathOf(i) } : {};
+          if (!spec.body) return { ...req, ...path, headers };
           headers['content-type'] = 'application/json';
-          return { ...req, headers, body: spec.body(i) };
+          return { ...req, ...path, headers, body: spec.body(i) };
         },
       },
     ],

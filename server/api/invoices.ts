@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { createCorrectionDocument } from '@/server/corrections/create-correction';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
-import { correctionsOf, getDocument } from '@/server/documents/get-document';
+import { correctionsOf, getDocumentWithCorrections } from '@/server/documents/get-document';
 import { listInvoices as listInvoiceDocuments } from '@/server/documents/list-invoices';
 import { serializeDocument } from '@/server/documents/serialize-document';
 import { AppError } from '@/server/errors';
@@ -77,8 +77,7 @@ export const createCorrection: Endpoint<{ invoiceId: string; refund: NormalizedR
 export const retrieveInvoice: Endpoint<{ id: string }> = {
   input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
   handle: async ({ db, scope, input }) => {
-    const doc = await getDocument(db, scope, input.id);
-    const corrections = doc.kind === 'invoice' ? ((await correctionsOf(db, scope, [doc.id])).get(doc.id) ?? []) : [];
+    const { doc, corrections } = await getDocumentWithCorrections(db, scope, input.id);
     return { status: 200, body: serializeDocument(doc, corrections) };
   },
 };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents } from '@/server/db/schema';
@@ -11,6 +11,18 @@ export async function getDocument(db: DbOrTx, scope: Scope, id: string): Promise
   const [doc] = await selectDocuments(db, and(inScope(documents, scope), eq(documents.id, id)));
   if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
   return doc;
+}
+
+/** A document of the scope with its corrections, oldest first (none for a correction), read in one statement. */
+export async function getDocumentWithCorrections(db: DbOrTx, scope: Scope, id: string): Promise<{ doc: DocumentRow; corrections: DocumentRow[] }> {
+  const rows = await selectDocuments(
+    db,
+    and(inScope(documents, scope), or(eq(documents.id, id), and(eq(documents.invoiceId, id), eq(documents.kind, 'correction')))),
+    asc(documents.seq),
+  );
+  const doc = rows.find((r) => r.id === id);
+  if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
+  return { doc, corrections: rows.filter((r) => r !== doc) };
 }
 
 /** Corrections of the given invoices, oldest first, grouped by invoice id. */
