@@ -1,16 +1,30 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { z } from 'zod';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Random bytes are drawn 4 KiB at a time and each is used once: one call into the system's generator (and
+ * through Next.js's wrapper of it) per hundred ids instead of one per id, 2 % of the web's CPU per new invoice.
+ */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
+function nextRandomByte(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++]!;
+}
 
 /** Random base62 text with at least `bits` bits of entropy (rejection sampling keeps it uniform). */
 export function randomToken(bits: number): string {
   const length = Math.ceil(bits / Math.log2(ALPHABET.length));
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248 && out.length < length) out += ALPHABET[b % 62];
-    }
+    const b = nextRandomByte();
+    if (b < 248) out += ALPHABET[b % 62];
   }
   return out;
 }
