@@ -15,7 +15,9 @@ function nextRandomByte(): number {
     randomFillSync(pool);
     used = 0;
   }
-  return pool[used++]!;
+  const b = pool[used]!;
+  pool[used++] = 0; // a secret's bytes do not stay in memory after it is made
+  return b;
 }
 
 /** Random base62 text with at least `bits` bits of entropy (rejection sampling keeps it uniform). */
