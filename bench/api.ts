@@ -1,8 +1,9 @@
 /**
- * GET /v1/account and GET /v1/invoices/{id} (an invoice of the key's own account, 10 lines) against the bare route (bench/bare-app: `{}` through Next.js, no database) in one run: 50 connections for 10 s
- * each, requests rotating over many API keys so that the 100/minute/key limit is not what gets measured. Besides
- * req/s and latency it prints the server side's CPU per request, which the load of others on a shared machine moves
- * far less; `slices=4` alternates the routes in four slices each, so that such load falls on both alike (new
+ * GET /v1/account and GET /v1/invoices/{id} (an invoice of the key's own account, 10 lines) against the bare
+ * route (bench/bare-app: `{}` through Next.js, no database) in one run: 50 connections for 10 s each, requests
+ * rotating over many API keys so that the 100/minute/key limit is not what gets measured. Besides req/s and
+ * latency it prints the server side's CPU per request, which the load of others on a shared machine moves far
+ * less; `slices=4` alternates the routes in four slices each, so that such load falls on all alike (new
  * connections at every slice's start add a little to p99).
  * Issue goal: ≥ 60 % of the bare route's req/s with p99 ≤ 50 ms.
  * Run: npm run build && npm run bench:api [-- accounts=2000 seconds=10 connections=50 slices=1]

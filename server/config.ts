@@ -48,9 +48,9 @@ const ZConfig = z.object({
   NBP_EMULATOR_PORT: z.coerce.number().int().positive().default(8182),
   SMTP_SINK_PORT: z.coerce.number().int().positive().default(1025),
   SMTP_SINK_HTTP_PORT: z.coerce.number().int().positive().default(8025),
-  /** pino level of web and worker logs (fatal, error, warn, info, debug, trace, silent). */
   /** Old-generation growth past the live heap after a full collection, % (server/observability/heap-growth.ts). */
   HEAP_GROWING_PERCENT: z.coerce.number().int().nonnegative().default(100),
+  /** pino level of web and worker logs (fatal, error, warn, info, debug, trace, silent). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token for GET /metrics (web) and the worker's /metrics; unset: /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16).optional(),

@@ -6,10 +6,12 @@ import { AppError } from '@/server/errors';
 import type { DocumentRow } from './document-row';
 import { selectDocuments } from './load-document';
 
+const missing = (id: string) => new AppError('resource_missing', 'id', `No such document: ${id}.`);
+
 /** A document of the scope; another account's or mode's looks exactly like a missing one (invariant 5). */
 export async function getDocument(db: DbOrTx, scope: Scope, id: string): Promise<DocumentRow> {
   const [doc] = await selectDocuments(db, and(inScope(documents, scope), eq(documents.id, id)));
-  if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
+  if (!doc) throw missing(id);
   return doc;
 }
 
@@ -21,7 +23,7 @@ export async function getDocumentWithCorrections(db: DbOrTx, scope: Scope, id: s
     asc(documents.seq),
   );
   const doc = rows.find((r) => r.id === id);
-  if (!doc) throw new AppError('resource_missing', 'id', `No such document: ${id}.`);
+  if (!doc) throw missing(id);
   return { doc, corrections: rows.filter((r) => r !== doc) };
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
+import { textArray } from '@/server/db/text-array';
 import { JOBS, jobKey, jobLock, parsePayload, type JobInput, type TaskName } from './registry';
 
 export type JobOptions = { runAt?: Date; priority?: number };
@@ -27,6 +28,6 @@ export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: Jo
     max_attempts := ${def.maxAttempts ?? 25}::int,
     job_key := ${key}::text,
     priority := ${o.priority ?? 0}::int,
-    flags := ${lock ? sql`array[${lock}::text]` : null}::text[]
+    flags := ${lock ? textArray([lock]) : null}::text[]
   ) from removed`);
 }

@@ -1,6 +1,7 @@
 import { config } from '@/server/config';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { textArray } from '@/server/db/text-array';
 
 /**
  * Liveness of worker processes. A process beats every WORKER_HEARTBEAT_MS with the graphile-worker ids it locks
@@ -15,10 +16,9 @@ export async function beat(db: Db, processId: string, graphileWorkerIds: string[
 /** graphile-worker's own release of the jobs locked under the given ids, and the worker locks held under them. */
 export async function unlockWorkers(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  const idList = `{${ids.join(',')}}`;
   await db.execute(sql`
-    with keys as (delete from worker_locks where holder = any(${idList}::text[]))
-    select graphile_worker.force_unlock_workers(${idList}::text[])`);
+    with keys as (delete from worker_locks where holder = any(${textArray(ids)}))
+    select graphile_worker.force_unlock_workers(${textArray(ids)})`);
 }
 
 /**
@@ -64,8 +64,8 @@ export async function findLeakedLock(db: Db, ids: string[], runningJobIds: strin
   if (ids.length === 0) return undefined;
   const [row] = await db.execute<{ what: string }>(sql`
     select 'job ' || id as what from graphile_worker._private_jobs
-    where locked_by = any(${`{${ids.join(',')}}`}::text[]) and locked_at < now() - interval '30 seconds'
-      and not (id::text = any(${`{${runningJobIds.join(',')}}`}::text[]))
+    where locked_by = any(${textArray(ids)}) and locked_at < now() - interval '30 seconds'
+      and not (id::text = any(${textArray(runningJobIds)}))
     limit 1`);
   return row?.what;
 }

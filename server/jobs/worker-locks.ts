@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { workerLocks } from '@/server/db/schema';
+import { textArray } from '@/server/db/text-array';
 
 /** Keys being taken, held or released in this process now: one entry per step. */
 const held = new Set<{ key: string }>();
@@ -36,8 +37,8 @@ export async function releaseLeakedWorkerLocks(db: Db, ids: string[]): Promise<v
   if (ids.length === 0) return;
   const keys = heldKeys();
   await db.execute(sql`
-    delete from worker_locks where holder = any(${`{${ids.join(',')}}`}::text[]) and taken_at < now() - interval '30 seconds'
-      and key not in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`);
+    delete from worker_locks where holder = any(${textArray(ids)}) and taken_at < now() - interval '30 seconds'
+      and key <> all(${textArray(keys)})`);
 }
 
 /** How old the list of other processes' keys may be when a fetch asks for it. */

@@ -21,7 +21,7 @@ const PLAIN = /^[\x21-\x7E\u00A1-\u017F]+(?: [\x21-\x7E\u00A1-\u017F]+)*$/;
 
 /** Text as FA(3) xsd:token wants it: no forbidden characters, whitespace collapsed, trimmed, at most `max` code points. */
 export function cleanText(text: string, max = 256): string {
-  // the general path splits into code points, about 1.2 µs a call against 0.03 here: 3 % of the web's CPU per invoice
+  // the general path runs two replacements over the text, about 1 µs a call against 0.03 here: 3 % of the web's CPU per invoice
   if (text.length <= max && PLAIN.test(text)) return text;
   return firstCodePoints(text.replace(FORBIDDEN, ' ').replace(/\s+/g, ' ').trim(), max).trim();
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
+import { textArray } from '@/server/db/text-array';
 import { buildDocumentXml } from '@/server/documents/build-document-xml';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
@@ -144,7 +145,7 @@ export async function sendQueuedInBatch(
     // running job is kept: it is what runs again (and reconciles) if this process dies before the close.
     const others = ids.filter((id) => id !== triggerId);
     const keys = others.map((documentId) => jobKey('ksef_send', { documentId, ...scope }));
-    if (keys.length) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${`{${keys.join(',')}}`}::text[]) as k`);
+    if (keys.length) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${textArray(keys)}) as k`);
   });
 
   let stage: 'upload' | 'close' = 'upload';
