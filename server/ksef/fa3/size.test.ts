@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
 import type { NormalizedLine, NormalizedOrder } from '@/server/orders/types';
+import { buildCorrectionXml } from './build-correction';
 import { buildInvoiceXml } from './build-invoice';
-import { checkCorrectionFits, checkInvoiceFits, invoiceSizeBound, KSEF_MAX_INVOICE_BYTES } from './size';
+import { checkCorrectionFits, checkInvoiceFits, correctionSizeBound, invoiceSizeBound, KSEF_MAX_INVOICE_BYTES } from './size';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
 
 const line = (i: number, name: string): NormalizedLine => ({
@@ -76,5 +77,67 @@ describe('the KSeF size limit, checked before a number is used', () => {
     };
     expect(codeOf(() => checkCorrectionFits(order, [], reduce, 'refund.lines'))).toBe('order_unprocessable refund.lines');
     expect(KSEF_MAX_INVOICE_BYTES).toBe(1_000_000);
+  });
+
+  // The bounds build the order with a short seller and add the longest seller's extra bytes, measured once: exact
+  // only while the seller fills Podmiot1 alone, which these builds with the longest seller texts check.
+  describe('the bound is the document with the longest seller texts, number, ids and rate', () => {
+    const wide = '\u{1D516}'.repeat(512);
+    const seller = {
+      nip: '5265877635',
+      name: wide,
+      address1: wide,
+      address2: wide,
+      email: `${'x'.repeat(240)}@example.pl`,
+      phone: '+48 22 123 45 67',
+      cashAccounting: true,
+    };
+    const worst = { number: 'X'.repeat(40), documentId: 'X'.repeat(50), systemInfo: 'KSeF Relay', generatedAt: new Date('2050-01-01T23:59:59Z') };
+    const rate = { rate: '999999.999999', date: '2049-12-31', table: `${'9'.repeat(20)}/A/NBP/2049` };
+    const bytes = (xml: string) => Buffer.byteLength(xml, 'utf8');
+
+    test.each([
+      ['PLN, 1 line', 1, 'PLN'],
+      ['EUR, 10 lines', 10, 'EUR'],
+      ['PLN, 200 lines', 200, 'PLN'],
+    ] as const)('invoice: %s', (_, n, currency) => {
+      const order = orderOf(
+        Array.from({ length: n }, (_, i) => line(i, `Kawa & <mleko> ${i}`)),
+        currency,
+      );
+      const full = buildInvoiceXml({ ...worst, seller, order, issueDate: '2050-01-01', exchangeRate: currency === 'PLN' ? undefined : rate });
+      expect(invoiceSizeBound(order)).toBe(bytes(full));
+    });
+
+    test('correction', () => {
+      const order = orderOf(
+        Array.from({ length: 5 }, (_, i) => line(i, `Kawa ${i}`)),
+        'EUR',
+      );
+      const refund = {
+        externalId: 'r',
+        reason: null,
+        createdAt: null,
+        shippingGrosze: null,
+        shippingRef: null,
+        lines: [{ ref: null, invoiceLineRef: null, name: 'Kawa 1', sku: 'SKU-1', quantity: 1, unitPriceGrosze: 100, vatRate: 23 as const }],
+      };
+      const full = buildCorrectionXml({
+        ...worst,
+        seller,
+        original: {
+          order,
+          number: worst.number,
+          issueDate: '2006-01-01',
+          ksefNumber: '5265877635-20260101-FFFFFFFFFFFF-FF',
+          exchangeRate: rate,
+          documentId: worst.documentId,
+        },
+        earlierRefunds: [],
+        refund,
+        issueDate: '2050-01-01',
+      });
+      expect(correctionSizeBound(order, [], refund)).toBe(bytes(full));
+    });
   });
 });

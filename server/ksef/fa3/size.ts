@@ -2,7 +2,8 @@ import { AppError } from '@/server/errors';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
 import { buildCorrectionXml } from './build-correction';
 import { buildInvoiceXml } from './build-invoice';
-import type { Seller } from './parts';
+import { podmiot1, type Seller } from './parts';
+import { serializeXml } from './xml';
 
 /**
  * KSeF's size limit for an invoice without attachments, in bytes of the XML as sent. The current ksef-docs say
@@ -34,46 +35,59 @@ const WORST_TIME = new Date('2050-01-01T23:59:59Z');
 
 const bytes = (xml: string) => Buffer.byteLength(xml, 'utf8');
 
+// The seller's texts fill Podmiot1 alone, the same element in every invoice and correction at the same depth: the
+// bounds build the order with a short seller of the same shape and add what the longest seller texts take beyond
+// it, measured once (cleaning and escaping 1,536 astral characters was most of the check's time).
+const SHORT_SELLER: Seller = { ...WORST_SELLER, name: 'S', address1: 'A', address2: 'B', email: 'e@example.pl' };
+let sellerExtraBytes: number | undefined;
+const worstSellerExtra = () => (sellerExtraBytes ??= bytes(serializeXml(podmiot1(WORST_SELLER))) - bytes(serializeXml(podmiot1(SHORT_SELLER))));
+
 /**
  * An upper bound of the invoice's FA(3) size in bytes, known before a number, a seller or an exchange rate is: the
  * order built with the longest placeholders for everything else.
  */
 export function invoiceSizeBound(order: NormalizedOrder): number {
-  return bytes(
-    buildInvoiceXml({
-      seller: WORST_SELLER,
-      order,
-      number: WORST_NUMBER,
-      documentId: WORST_ID,
-      issueDate: order.deliveredAt === LAST_DATE ? '2049-12-31' : LAST_DATE,
-      exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
-      systemInfo: SYSTEM_INFO,
-      generatedAt: WORST_TIME,
-    }),
+  return (
+    worstSellerExtra() +
+    bytes(
+      buildInvoiceXml({
+        seller: SHORT_SELLER,
+        order,
+        number: WORST_NUMBER,
+        documentId: WORST_ID,
+        issueDate: order.deliveredAt === LAST_DATE ? '2049-12-31' : LAST_DATE,
+        exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
+        systemInfo: SYSTEM_INFO,
+        generatedAt: WORST_TIME,
+      }),
+    )
   );
 }
 
 /** The same bound for the KOR of `refund` after `earlierRefunds`. */
 export function correctionSizeBound(order: NormalizedOrder, earlierRefunds: readonly NormalizedRefund[], refund: NormalizedRefund): number {
-  return bytes(
-    buildCorrectionXml({
-      seller: WORST_SELLER,
-      original: {
-        order,
+  return (
+    worstSellerExtra() +
+    bytes(
+      buildCorrectionXml({
+        seller: SHORT_SELLER,
+        original: {
+          order,
+          number: WORST_NUMBER,
+          issueDate: '2006-01-01',
+          ksefNumber: '5265877635-20260101-FFFFFFFFFFFF-FF',
+          exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
+          documentId: WORST_ID,
+        },
+        earlierRefunds,
+        refund,
         number: WORST_NUMBER,
-        issueDate: '2006-01-01',
-        ksefNumber: '5265877635-20260101-FFFFFFFFFFFF-FF',
-        exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
         documentId: WORST_ID,
-      },
-      earlierRefunds,
-      refund,
-      number: WORST_NUMBER,
-      documentId: WORST_ID,
-      issueDate: LAST_DATE,
-      systemInfo: SYSTEM_INFO,
-      generatedAt: WORST_TIME,
-    }),
+        issueDate: LAST_DATE,
+        systemInfo: SYSTEM_INFO,
+        generatedAt: WORST_TIME,
+      }),
+    )
   );
 }
 
