@@ -9,7 +9,7 @@ test("graphile-worker's job functions keep one generic plan that uses indexes (m
     select proname as name, proconfig as config from pg_proc
     where pronamespace = 'graphile_worker'::regnamespace and proname in ('add_job', 'add_jobs', 'remove_job') order by proname`);
   expect(rows.map((r) => r.name)).toEqual(['add_job', 'add_jobs', 'remove_job']);
-  for (const r of rows) expect(r.config).toEqual(expect.arrayContaining(['plan_cache_mode=force_generic_plan', 'enable_seqscan=off']));
+  for (const r of rows) expect(r.config).toEqual(expect.arrayContaining(['plan_cache_mode=force_generic_plan', 'enable_seqscan=off', 'jit=off']));
 });
 
 test('stored PDFs are not compressed again: files.content has STORAGE EXTERNAL (drizzle/0006)', async () => {

@@ -28,8 +28,9 @@ export async function migrateDatabase(url: string): Promise<void> {
  * add_jobs' step that takes a key from a running job (`update … where jobs.key = spec.job_key and is_available is
  * not true`) was then planned as a scan of the whole table: 0.23 ms a call in bench/cost-per-document, growing with
  * the queue. Without sequential scans every statement of these functions uses its index (the key's, the task
- * name's) at any queue length. Applied after every graphile-worker migration, which may replace a function and drop
- * the settings.
+ * name's) at any queue length. A statement with no index to use would still scan, at a cost PostgreSQL inflates
+ * past its JIT threshold (150 ms compiling a job fetch, measured), hence no JIT. Applied after every
+ * graphile-worker migration, which may replace a function and drop the settings.
  */
 const JOB_FUNCTION_PLANS = `
 do $$
@@ -40,5 +41,6 @@ begin
   loop
     execute format('alter function %s set plan_cache_mode = force_generic_plan', f);
     execute format('alter function %s set enable_seqscan = off', f);
+    execute format('alter function %s set jit = off', f);
   end loop;
 end $$`;
