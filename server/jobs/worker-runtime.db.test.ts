@@ -3,7 +3,7 @@ import type { Task, WorkerEvents } from 'graphile-worker';
 import { enqueue } from '@/server/jobs/enqueue';
 import { useTestDatabase } from '@/test/db';
 import { waitFor } from '@/test/web';
-import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+import { startWorkerRuntime, withoutSeqScans, type WorkerRuntime } from './worker-runtime';
 
 const t = useTestDatabase();
 const runtimes: WorkerRuntime[] = [];
@@ -53,4 +53,37 @@ test('a worker with wakeOnNewJobs off does not look for jobs when others add the
   );
   expect(polling.looks).toBe(1);
   expect(polling.ran + listening.ran).toBe(0);
+});
+
+test("graphile-worker's connections plan without sequential scans or JIT, other connection options kept", async () => {
+  expect(new URL(withoutSeqScans('postgres://u@h:5432/d?options=-c%20statement_timeout%3D5s')).searchParams.get('options')).toBe(
+    '-c statement_timeout=5s -c enable_seqscan=off -c jit=off',
+  );
+  const seen: string[] = [];
+  const task: Task = async (_payload, helpers) => {
+    const res = await helpers.withPgClient((client) =>
+      client.query<{ s: string; j: string }>("select current_setting('enable_seqscan') as s, current_setting('jit') as j"),
+    );
+    seen.push(`${res.rows[0]?.s} ${res.rows[0]?.j}`);
+  };
+  runtimes.push(
+    startWorkerRuntime({
+      db: t.db(),
+      connectionString: t.url(),
+      taskList: { store_sync: task },
+      concurrency: 1,
+      pollInterval: 100,
+      processId: 'test:seqscan',
+      heartbeatMs: 60_000,
+      shutdownTimeoutMs: 5_000,
+      log: () => {},
+    }),
+  );
+  await t.db().transaction((tx) => enqueue(tx, 'store_sync', { storeId: 'seqscan' }));
+  await waitFor(
+    async () => seen.length === 1,
+    20_000,
+    () => JSON.stringify(seen),
+  );
+  expect(seen).toEqual(['off off']);
 });
