@@ -26,10 +26,10 @@ export async function migrateDatabase(url: string): Promise<void> {
  * 0.41 ms a call; a document adds six jobs). The plans do not depend on the values, so the functions keep one
  * generic plan. That plan is made on a connection's first call, often while the job table is nearly empty, and
  * add_jobs' step that takes a key from a running job (`update … where jobs.key = spec.job_key and is_available is
- * not true`) was then planned as a scan of the whole table: 0.23 ms a call in bench/cost-per-document, growing with
- * the queue. Without sequential scans every statement of these functions uses its index (the key's, the task
- * name's) at any queue length. A statement with no index to use would still scan, at a cost PostgreSQL inflates
- * past its JIT threshold (150 ms compiling a job fetch, measured), hence no JIT. Applied after every
+ * not true`) was then planned as a scan of the whole table: up to 0.23 ms a call in bench/cost-per-document,
+ * growing with the queue. Without sequential scans every statement of these functions uses its index (the key's,
+ * the task name's) at any queue length. A statement with no index to use would still scan, at a cost PostgreSQL
+ * inflates past its JIT threshold (150 ms compiling a job fetch, measured), hence no JIT. Applied after every
  * graphile-worker migration, which may replace a function and drop the settings.
  */
 const JOB_FUNCTION_PLANS = `

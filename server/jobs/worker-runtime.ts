@@ -232,12 +232,12 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
 }
 
 /**
- * graphile-worker's connections plan without sequential scans (and so without JIT, which a scan left without an
- * index would then cost into: 150 ms compiling each job fetch, measured). Its job fetch is a prepared statement
- * whose plan PostgreSQL keeps per connection; made while the job table was small, it stayed a scan and sort of the
- * whole table rather than the first due row of its `(priority, run_at)` index: 0.38 → 0.19 ms a fetch with a
- * burst's queue (pg_stat_statements, bench/cost-per-document), and the scan grows with the queue. Every statement
- * graphile-worker sends has an index made for it.
+ * graphile-worker's connections plan without sequential scans. Its job fetch is a prepared statement whose plan
+ * PostgreSQL keeps per connection; made while the job table was small, it stayed a scan and sort of the whole table
+ * rather than the first due row of its `(priority, run_at)` index: 0.38 → 0.19 ms a fetch with a burst's queue
+ * (pg_stat_statements, bench/cost-per-document), and the scan grows with the queue. Every statement graphile-worker
+ * sends has an index made for it. JIT goes too: a statement left with no index to use still scans, at a cost
+ * inflated past the JIT threshold, and the fetch then spent 150 ms compiling on every call (measured).
  */
 export function withoutSeqScans(connectionString: string): string {
   const url = new URL(connectionString);
