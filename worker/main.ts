@@ -22,6 +22,7 @@ async function main() {
     concurrency: config().WORKER_CONCURRENCY,
     pollInterval: config().WORKER_POLL_MS,
     wakeOnNewJobs: config().WORKER_WAKE_ON_NEW_JOBS === '1',
+    plannerOptions: config().WORKER_PLANNER_OPTIONS === '1',
     processId,
     heartbeatMs: config().WORKER_HEARTBEAT_MS,
     shutdownTimeoutMs: config().WORKER_SHUTDOWN_TIMEOUT_MS,

@@ -55,10 +55,16 @@ test('a worker with wakeOnNewJobs off does not look for jobs when others add the
   expect(polling.ran + listening.ran).toBe(0);
 });
 
-test("graphile-worker's connections plan without sequential scans or JIT, other connection options kept", async () => {
+test('withoutSeqScans keeps the connection options already in the URL', () => {
   expect(new URL(withoutSeqScans('postgres://u@h:5432/d?options=-c%20statement_timeout%3D5s')).searchParams.get('options')).toBe(
     '-c statement_timeout=5s -c enable_seqscan=off -c jit=off',
   );
+});
+
+test.each([
+  [true, 'off off'],
+  [false, 'on on'],
+])("graphile-worker's connections with plannerOptions %s: enable_seqscan and jit are %s", async (plannerOptions, expected) => {
   const seen: string[] = [];
   const task: Task = async (_payload, helpers) => {
     const res = await helpers.withPgClient((client) =>
@@ -66,24 +72,27 @@ test("graphile-worker's connections plan without sequential scans or JIT, other 
     );
     seen.push(`${res.rows[0]?.s} ${res.rows[0]?.j}`);
   };
-  runtimes.push(
-    startWorkerRuntime({
-      db: t.db(),
-      connectionString: t.url(),
-      taskList: { store_sync: task },
-      concurrency: 1,
-      pollInterval: 100,
-      processId: 'test:seqscan',
-      heartbeatMs: 60_000,
-      shutdownTimeoutMs: 5_000,
-      log: () => {},
-    }),
-  );
-  await t.db().transaction((tx) => enqueue(tx, 'store_sync', { storeId: 'seqscan' }));
-  await waitFor(
-    async () => seen.length === 1,
-    20_000,
-    () => JSON.stringify(seen),
-  );
-  expect(seen).toEqual(['off off']);
+  const runtime = startWorkerRuntime({
+    db: t.db(),
+    connectionString: t.url(),
+    taskList: { store_sync: task },
+    concurrency: 1,
+    pollInterval: 100,
+    plannerOptions,
+    processId: `test:planner-${plannerOptions}`,
+    heartbeatMs: 60_000,
+    shutdownTimeoutMs: 5_000,
+    log: () => {},
+  });
+  try {
+    await t.db().transaction((tx) => enqueue(tx, 'store_sync', { storeId: `planner-${plannerOptions}` }));
+    await waitFor(
+      async () => seen.length === 1,
+      20_000,
+      () => JSON.stringify(seen),
+    );
+  } finally {
+    await runtime.stop();
+  }
+  expect(seen).toEqual([expected]);
 });

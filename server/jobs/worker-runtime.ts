@@ -23,6 +23,11 @@ export type WorkerRuntimeOptions = {
    * of a document) would otherwise look, find nothing, for nearly every job the others run.
    */
   wakeOnNewJobs?: boolean;
+  /**
+   * false: graphile-worker's connections start without `withoutSeqScans`' options, for a pooler that refuses the
+   * `options` startup parameter.
+   */
+  plannerOptions?: boolean;
   /** Sees each job runner's graphile-worker events (tests count its looks for jobs). */
   observe?: (events: WorkerEvents) => void;
   processId: string;
@@ -135,7 +140,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         o.observe?.(events);
         const runner = await run({
           events,
-          connectionString: withoutSeqScans(o.connectionString),
+          connectionString: o.plannerOptions === false ? o.connectionString : withoutSeqScans(o.connectionString),
           concurrency: o.concurrency,
           taskList: o.taskList,
           crontab: o.crontab,
