@@ -67,11 +67,15 @@ describe('POST /v1/invoices/{id}/corrections', () => {
 
   test('returned quantities beyond what earlier corrections left give 422 order_unprocessable', async () => {
     const inv = await newInvoice();
-    expect((await api.post(`/v1/invoices/${inv.id}/corrections`, { refund: refund() })).status).toBe(201);
-    expect((await api.post(`/v1/invoices/${inv.id}/corrections`, { refund: refund() })).status).toBe(201);
+    const first = await api.post(`/v1/invoices/${inv.id}/corrections`, { refund: refund() });
+    const second = await api.post(`/v1/invoices/${inv.id}/corrections`, { refund: refund() });
+    expect([first.status, second.status]).toEqual([201, 201]);
     const third = await api.post(`/v1/invoices/${inv.id}/corrections`, { refund: refund() });
     expect(third.status).toBe(422);
     expect(third.body.error.code).toBe('order_unprocessable');
+    // the invoice lists what was made, oldest first, and nothing of the refused one
+    const listed = (await api.get(`/v1/invoices/${inv.id}`)).body.corrections.map((c: { id: string }) => c.id);
+    expect(listed).toEqual([first.body.id, second.body.id]);
   });
 
   test('refunded shipping alone is a correction', async () => {
