@@ -48,13 +48,30 @@ async function createDocuments(sellers: number, perSeller: number) {
   return created;
 }
 
+/** A document not yet accepted, with its batch session and every job that could move it (by key, any state). */
+const stragglers = (ids: string[]) =>
+  t.db().execute(sql`
+    select d.id, d.status, d.ksef_session_ref, d.ksef_invoice_ref, extract(epoch from now() - d.updated_at)::int as idle_s,
+      b.id as batch, b.status as batch_status,
+      (select json_agg(json_build_object('key', j.key, 'attempts', j.attempts, 'max', j.max_attempts, 'locked_by', j.locked_by,
+         'run_in_s', extract(epoch from j.run_at - now())::int, 'error', j.last_error))
+       from graphile_worker._private_jobs j where j.key like '%:' || d.id or j.key = 'batch:' || b.id) as jobs
+    from documents d
+    left join ksef_batch_documents bd on bd.document_id = d.id
+    left join ksef_batches b on b.id = bd.batch_id and b.reference_number = d.ksef_session_ref
+    where d.id in ${ids} and d.status <> 'accepted' limit 5`);
+
 async function waitAllAccepted(ids: string[], output: () => string, timeoutMs: number) {
   let summary = '';
   await waitFor(
     async () => {
       const rows = await t.db().execute<{ status: string; n: number }>(sql`select status, count(*)::int as n from documents where id in ${ids} group by 1`);
       summary = JSON.stringify(rows);
-      return rows.length === 1 && rows[0]!.status === 'accepted';
+      const done = rows.length === 1 && rows[0]!.status === 'accepted';
+      // on a timeout, the last few documents' jobs tell whether a step was lost, left locked or put off
+      const left = rows.filter((r) => r.status !== 'accepted').reduce((n, r) => n + r.n, 0);
+      if (left > 0 && left <= 5) summary += `\n${JSON.stringify(await stragglers(ids))}`;
+      return done;
     },
     timeoutMs,
     () => `${summary}\n${output().slice(-4000)}`,

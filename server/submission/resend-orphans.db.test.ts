@@ -47,7 +47,7 @@ test('a document on its way to KSeF without the job that moves it gets that job 
   await t.db().insert(ksefBatchDocuments).values({ batchId: 'kss_test', documentId: id['in-batch'], fileName: 'a.xml' });
 
   await t.db().execute(sql`update documents set updated_at = now() - interval '2 minutes' where id = ${id.pending}`);
-  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1 });
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1, batchStatus: 0 });
   const after: Record<string, string[]> = {};
   for (const c of cases) after[c] = await jobsOf(id[c]);
   expect(after).toEqual({
@@ -61,5 +61,40 @@ test('a document on its way to KSeF without the job that moves it gets that job 
     'in-batch': [],
     pending: ['prepare'],
   });
-  expect(await resendOrphans(t.db())).toEqual({ prepare: 0, send: 0, status: 0 });
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 0, send: 0, status: 0, batchStatus: 0 });
+});
+
+test('a closed batch session that lost its status job gets it back; one with the job, a fresh one and a done one do not', async () => {
+  const { accountId } = await createTestAccount(t.db());
+  await t.db().execute(sql`delete from graphile_worker._private_jobs`);
+  const batch = (id: string, status: 'closed' | 'done', minutesAgo: number) =>
+    t
+      .db()
+      .insert(ksefBatches)
+      .values({
+        id,
+        accountId,
+        mode: 'test',
+        status,
+        referenceNumber: `R-${id}`,
+        documentCount: 1,
+        updatedAt: new Date(Date.now() - minutesAgo * 60_000),
+      });
+  await batch('kss_lost', 'closed', 2);
+  await batch('kss_has_job', 'closed', 2);
+  await batch('kss_fresh', 'closed', 0);
+  await batch('kss_done', 'done', 2);
+  await t.db().transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId: 'kss_has_job', poll: 4 }, { runAt: new Date(Date.now() + 30_000) }));
+
+  expect(await resendOrphans(t.db())).toMatchObject({ batchStatus: 1 });
+  const jobs = await t
+    .db()
+    .execute<{ key: string; poll: number }>(
+      sql`select key, (payload->>'poll')::int as poll from graphile_worker._private_jobs where key like 'batch:%' order by key`,
+    );
+  expect(jobs).toEqual([
+    { key: 'batch:kss_has_job', poll: 4 },
+    { key: 'batch:kss_lost', poll: 0 },
+  ]);
+  expect(await resendOrphans(t.db())).toMatchObject({ batchStatus: 0 });
 });

@@ -9,17 +9,19 @@ const WAITING_FOR_CREDENTIALS = ['ksef_not_connected', 'ksef_auth_failed'];
 const SEND_KEY_PREFIX = jobKey('ksef_send', { documentId: '', accountId: '', mode: 'test' });
 const STATUS_KEY_PREFIX = jobKey('ksef_status', { documentId: '', poll: 0 });
 const PREPARE_KEY_PREFIX = jobKey('document_prepare', { documentId: '' });
+const BATCH_KEY_PREFIX = jobKey('ksef_batch_status', { batchId: '', poll: 0 });
 
 /**
  * Safety net for "a fault loses nothing" (DESIGN invariant 2): a document on its way to KSeF always has the job
  * that moves it on. One that has had none for a minute (a job lost to a crash, a replaced runner or a race) gets
  * it back: pending gets its prepare job; queued, or sending without a KSeF reference outside a live batch, gets
  * its send job (sendDocument first looks for an earlier submission in the recorded session); sending with a
- * reference gets its status job.
+ * reference gets its status job. A closed batch session, whose documents only its status job moves (the next
+ * send's reconciliation settles unclosed ones only), gets that job back the same way.
  * Left alone: documents waiting for credentials and corrections waiting for their original (woken by those
- * events), and documents held by a live batch session (its status job or the next send's reconciliation moves them).
+ * events), and documents held by a live batch session.
  */
-export async function resendOrphans(db: Db): Promise<{ prepare: number; send: number; status: number }> {
+export async function resendOrphans(db: Db): Promise<{ prepare: number; send: number; status: number; batchStatus: number }> {
   const lost = await db.execute<{ id: string; account_id: string; mode: 'test' | 'live'; step: 'prepare' | 'send' | 'status' }>(sql`
     select d.id, d.account_id, d.mode,
       case when d.status = 'pending' then 'prepare' when d.ksef_invoice_ref is null then 'send' else 'status' end as step
@@ -48,6 +50,14 @@ export async function resendOrphans(db: Db): Promise<{ prepare: number; send: nu
           : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
     );
   }
+  // a closed batch's row is not written again until it is done: updated_at is the moment of its close
+  const batches = await db.execute<{ id: string }>(sql`
+    select b.id from ksef_batches b
+    where b.status = 'closed' and b.updated_at < now() - interval '1 minute'
+      and not exists (select 1 from graphile_worker.jobs j where j.key = ${BATCH_KEY_PREFIX} || b.id)
+    order by b.created_at
+    limit 100`);
+  for (const b of batches) await db.transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId: b.id, poll: 0 }));
   const count = (step: (typeof lost)[number]['step']) => lost.filter((o) => o.step === step).length;
-  return { prepare: count('prepare'), send: count('send'), status: count('status') };
+  return { prepare: count('prepare'), send: count('send'), status: count('status'), batchStatus: batches.length };
 }

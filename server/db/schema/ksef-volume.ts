@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { documents } from './documents';
@@ -61,7 +62,13 @@ export const ksefBatches = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ksef_batches_scope_status_idx').on(t.accountId, t.mode, t.status)],
+  (t) => [
+    index('ksef_batches_scope_status_idx').on(t.accountId, t.mode, t.status),
+    // the sweep's look for closed batches that lost their status job (server/submission/resend-orphans.ts)
+    index('ksef_batches_closed_idx')
+      .on(t.updatedAt)
+      .where(sql`status = 'closed'`),
+  ],
 );
 
 export const ksefBatchDocuments = pgTable(

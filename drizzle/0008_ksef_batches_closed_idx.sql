@@ -1,0 +1,1 @@
+CREATE INDEX "ksef_batches_closed_idx" ON "ksef_batches" USING btree ("updated_at") WHERE status = 'closed';
