@@ -27,6 +27,7 @@ async function main() {
     heartbeatMs: config().WORKER_HEARTBEAT_MS,
     shutdownTimeoutMs: config().WORKER_SHUTDOWN_TIMEOUT_MS,
     log: (line, err) => (err === undefined ? log.info({ processId }, line) : log.error({ processId, err }, line)),
+    warn: (line) => log.warn({ processId }, line),
   });
   const probes = config().WORKER_HEALTH_PORT ? await startProbeServer(config().WORKER_HEALTH_PORT, db()) : undefined;
   const stop = async (signal: string) => {

@@ -3,6 +3,7 @@ import type { Task, WorkerEvents } from 'graphile-worker';
 import { enqueue } from '@/server/jobs/enqueue';
 import { useTestDatabase } from '@/test/db';
 import { waitFor } from '@/test/web';
+import { trackExecution } from './in-flight';
 import { startWorkerRuntime, withoutSeqScans, type WorkerRuntime } from './worker-runtime';
 
 const t = useTestDatabase();
@@ -29,6 +30,7 @@ function startCounting(name: string, task: 'pdf_render' | 'mail_send', wakeOnNew
     heartbeatMs: 60_000,
     shutdownTimeoutMs: 5_000,
     log: () => {},
+    warn: () => {},
     observe: (events: WorkerEvents) => events.on('worker:getJob:start', () => counts.looks++),
   });
   runtimes.push(runtime);
@@ -83,6 +85,7 @@ test.each([
     heartbeatMs: 60_000,
     shutdownTimeoutMs: 5_000,
     log: () => {},
+    warn: () => {},
   });
   try {
     await t.db().transaction((tx) => enqueue(tx, 'store_sync', { storeId: `planner-${plannerOptions}` }));
@@ -95,4 +98,37 @@ test.each([
     await runtime.stop();
   }
   expect(seen).toEqual([expected]);
+});
+
+test('a job that does not settle is named once in the warnings, with its task and age', async () => {
+  const warnings: string[] = [];
+  let release!: () => void;
+  const settled = new Promise<void>((r) => (release = r));
+  const runtime = startWorkerRuntime({
+    db: t.db(),
+    connectionString: t.url(),
+    taskList: { maintenance: (_payload, helpers) => trackExecution(helpers.job, () => settled) },
+    concurrency: 1,
+    pollInterval: 100,
+    processId: 'test:overdue',
+    heartbeatMs: 50,
+    overdueJobMs: 300,
+    shutdownTimeoutMs: 5_000,
+    log: () => {},
+    warn: (line) => warnings.push(line),
+  });
+  try {
+    await t.db().transaction((tx) => enqueue(tx, 'maintenance', {}));
+    await waitFor(
+      async () => warnings.length > 0,
+      20_000,
+      () => JSON.stringify(warnings),
+    );
+    // many heartbeats later the same job is not named again
+    await new Promise((r) => setTimeout(r, 500));
+    expect(warnings).toEqual([expect.stringMatching(/^worker: job \d+ \(maintenance\) has been running for \d+ s$/)]);
+  } finally {
+    release();
+    await runtime.stop();
+  }
 });

@@ -5,7 +5,7 @@ import { config } from '@/server/config';
 import { createDb, type Db } from '@/server/db/client';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
-import { isRunningUnder, runningJobIds } from './in-flight';
+import { isRunningUnder, overdueExecutions, runningJobIds } from './in-flight';
 import { hasJobLock } from './registry';
 import { busyLockFlags, releaseLeakedWorkerLocks } from './worker-locks';
 
@@ -35,6 +35,10 @@ export type WorkerRuntimeOptions = {
   /** How long a stopping runner waits for its running jobs before graphile-worker fails them. */
   shutdownTimeoutMs: number;
   log: (line: string, err?: unknown) => void;
+  /** Lines an operator should look at without an error behind them (a job that does not settle). */
+  warn: (line: string) => void;
+  /** A job running this long is named by `warn` once (overdueExecutions); no step of ours should take 2 minutes. */
+  overdueJobMs?: number;
 };
 
 export type WorkerRuntime = {
@@ -96,11 +100,15 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     lastLeak = leak;
     if (takesLocks) await releaseLeakedWorkerLocks(o.db, ids());
   };
+  const reportOverdue = () => {
+    for (const e of overdueExecutions(o.overdueJobMs ?? 120_000)) o.warn(`worker: job ${e.jobId} (${e.task}) has been running for ${e.seconds} s`);
+  };
   let lastLeak: string | undefined;
   let orphansScannedAt = 0;
   let beatFailures = 0;
   let ticking = false;
   const timer = setInterval(() => {
+    reportOverdue();
     // a tick against an unreachable database can outlast the interval: never two at once
     if (ticking) return;
     ticking = true;
