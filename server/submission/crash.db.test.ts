@@ -127,13 +127,15 @@ test('20 % faults on every KSeF endpoint: all accepted, no duplicates', async ()
   }
   await expectExactlyOnce(docs);
   const after = await ksef.control().counters();
+  // the emulator's control and QR pages draw no fault; KSeF's own requests draw once each
+  const drawing = (m: Record<string, number>) => Object.entries(m).reduce((n, [op, c]) => (/^(control|qr)/.test(op) ? n : n + c), 0);
   const total = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
-  // the KSeF requests made under the faults: how many depends on how the run batched; the window's three control
-  // calls (set, clear, this read) draw no fault
-  const requests = total(after.requests) - total(before.requests) - 3;
+  // how many requests a run makes depends on how its documents fell into batch sessions
+  const requests = drawing(after.requests) - drawing(before.requests);
   const faulted = total(after.faults) - total(before.faults);
   expect(requests).toBeGreaterThanOrEqual(40);
-  // seed 42's stream faults at least 11.4 % of any first 40 or more requests (emulators/ksef/faults.ts), so this
-  // holds for every count a run can make, and fails if the faults were not in effect
-  expect(faulted).toBeGreaterThanOrEqual(Math.floor(0.11 * requests));
+  // seed 42's stream faults at least 11.4 % of any first 40 or more requests (emulators/ksef/faults.ts); 10 % leaves
+  // room for a few requests after the faults were cleared. It holds for every count a run can make, and fails if
+  // the faults were not in effect.
+  expect(faulted).toBeGreaterThanOrEqual(Math.floor(0.1 * requests));
 }, 360_000);
