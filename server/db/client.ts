@@ -13,9 +13,9 @@ export type DbOrTx = Db | Tx;
 /**
  * Seconds a postgres.js pool waits before its next connect after `failures` failed ones in a row (postgres.js
  * counts them per pool and resets on a good connection). Its own wait, (0.5–1) × min(3^n / 100, 20) s, reaches
- * 10–20 s after a few seconds of failed connects: after an 8 s outage a pool served all its queries again only
- * 10–18 s after the server was back (measured, 20 query loops through a proxy cut like the worker-fault tests').
- * Doubling from 50 ms up to 2 s, with jitter so that many processes do not reconnect in step.
+ * 10–20 s after a few seconds of failed connects, so a pool served again up to 18 s after the server was back
+ * (bench/db-recovery.ts; figures in the README). Doubling from 50 ms up to 2 s, with jitter so that many processes
+ * do not reconnect in step.
  */
 export const reconnectBackoffSeconds = (failures: number, random: () => number = Math.random): number =>
   Math.min(2, 0.05 * 2 ** failures) * (0.5 + random() / 2);
