@@ -227,7 +227,7 @@ async function main() {
       process: c.name,
       'CPU ms/doc': +(c.ms / n).toFixed(2),
       'its PostgreSQL CPU ms/doc': +((pgCpu.get(`kr-${c.name}`) ?? 0) / n).toFixed(2),
-      'queries/doc': +(((queriesAfter.get(c.name) ?? 0) - (queriesBefore.get(c.name) ?? 0)) / n).toFixed(1),
+      'queries/doc': +(((queriesAfter.get(c.name)?.queries ?? 0) - (queriesBefore.get(c.name)?.queries ?? 0)) / n).toFixed(1),
       'peak RSS MB': peakRss.get(c.name),
     }));
     console.table(rows);
@@ -236,6 +236,7 @@ async function main() {
     console.log(
       `in all: ${(total / n).toFixed(1)} ms CPU per done document (service processes and their PostgreSQL backends; ${(other / n).toFixed(2)} ms of it in backends of other names), ${(xact / n).toFixed(1)} PostgreSQL commits per document, ${webhookHits.n} webhook deliveries received`,
     );
+    console.log(jobsPerDocument(queriesBefore, queriesAfter, n));
     console.log('goals: ≥ 50 docs/s; at 20/s p50 ≤ 3 s, p99 ≤ 6 s; ≤ 30 ms CPU per document; ≤ 250 MB RSS per process');
   } finally {
     await Promise.all(children.map((c) => stopGroup(c)));
@@ -276,15 +277,30 @@ async function startBackendMeter(stack: Awaited<ReturnType<typeof startBenchStac
   };
 }
 
-/** ksef_relay_db_queries_total of the web process and of each worker. */
-async function scrapeQueries(webUrl: string, workers: { name: string; port: number }[]): Promise<Map<string, number>> {
+/** ksef_relay_db_queries_total of the web process and of each worker, and the jobs each worker ran by task. */
+async function scrapeQueries(webUrl: string, workers: { name: string; port: number }[]) {
   const read = async (url: string) => {
     const text = await (await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    return Number(/^ksef_relay_db_queries_total (\d+)/m.exec(text)?.[1] ?? 0);
+    const jobs = new Map<string, number>();
+    for (const m of text.matchAll(/^ksef_relay_job_duration_seconds_count\{task="([^"]+)",outcome="[^"]+"\} (\d+)/gm)) {
+      jobs.set(m[1]!, (jobs.get(m[1]!) ?? 0) + Number(m[2]));
+    }
+    return { queries: Number(/^ksef_relay_db_queries_total (\d+)/m.exec(text)?.[1] ?? 0), jobs };
   };
-  const out = new Map<string, number>([['web', await read(`${webUrl}/metrics`)]]);
+  const out = new Map([['web', await read(`${webUrl}/metrics`)]]);
   for (const w of workers) out.set(w.name, await read(`http://127.0.0.1:${w.port}/metrics`));
   return out;
+}
+
+/** Jobs per document by task over all workers, between two scrapes. */
+function jobsPerDocument(before: Awaited<ReturnType<typeof scrapeQueries>>, after: Awaited<ReturnType<typeof scrapeQueries>>, n: number) {
+  const byTask = new Map<string, number>();
+  for (const [name, { jobs }] of after) {
+    for (const [task, count] of jobs) byTask.set(task, (byTask.get(task) ?? 0) + count - (before.get(name)?.jobs.get(task) ?? 0));
+  }
+  const parts = [...byTask].filter(([, c]) => c > 0).sort((a, b) => b[1] - a[1]);
+  const all = parts.reduce((s, [, c]) => s + c, 0);
+  return `${(all / n).toFixed(2)} jobs per document (${parts.map(([t, c]) => `${t} ${(c / n).toFixed(2)}`).join(', ')})`;
 }
 
 async function commits(stack: Awaited<ReturnType<typeof startBenchStack>>): Promise<number> {

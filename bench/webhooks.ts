@@ -129,7 +129,7 @@ async function recordEvents(db: Db, docs: DocumentRow[], count: number, perSecon
           const wait = due - performance.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         }
-        ids.push(await db.transaction((tx) => recordEvent(tx, docs[i % docs.length]!, 'invoice.accepted')));
+        ids.push(await db.transaction((tx) => recordEvent(tx, docs[i % docs.length]!, 'invoice.accepted', [])));
       }
     }),
   );

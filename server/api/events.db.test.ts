@@ -32,7 +32,7 @@ async function newAccount() {
 
 async function recordInvoiceEvent(scope: Scope, type: EventType) {
   const { document } = await createInvoiceDocument(t.db(), scope, parseOrderInput(paidOrder()));
-  const id = await t.db().transaction((tx) => recordEvent(tx, document, type));
+  const id = await t.db().transaction((tx) => recordEvent(tx, document, type, []));
   return { id, documentId: document.id };
 }
 

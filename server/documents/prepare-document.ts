@@ -18,7 +18,6 @@ import { formatNumber, periodOf, seriesOf, takeNextNumber } from './numbering';
 import { sellerOf } from './seller';
 import { transition } from './transition';
 import { addWarnings } from './warnings';
-import { wakeCorrections } from './wake-corrections';
 import { loadDocument } from './load-document';
 
 type Prepared = { exchangeRate: { rate: string; date: string; table: string } | null; currency: string; buyerNip: string; orderNumber: string };
@@ -168,8 +167,7 @@ export function invoiceWarnings(order: NormalizedOrder, issueDate: string): Docu
 /** Ends the preparation in a final state (with its event); an invoice's waiting corrections are woken. */
 async function end(db: Db, doc: DocumentRow, to: 'skipped' | 'error', error: StoredError, from: DocumentStatus[]): Promise<Preparation> {
   await withLockedDocument(db, doc.id, from, async (tx, locked) => {
-    const ended = await transition(tx, locked, to, { lastError: error });
-    if (ended.kind === 'invoice') await wakeCorrections(tx, ended);
+    await transition(tx, locked, to, { lastError: error });
   });
   return 'other';
 }

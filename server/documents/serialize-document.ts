@@ -37,7 +37,7 @@ const serializeCorrection = (doc: DocumentRow) => ({ ...serializeCommon(doc), in
  * The only producer of invoice and correction JSON (spec 2.1, 2.2): API responses, `event.data.object` and
  * webhooks all use it. An invoice carries its corrections, oldest first.
  */
-export function serializeDocument(doc: DocumentRow, corrections: DocumentRow[] = []) {
+export function serializeDocument(doc: DocumentRow, corrections: readonly DocumentRow[] = []) {
   if (doc.kind === 'correction') return serializeCorrection(doc);
   return { ...serializeCommon(doc), corrections: corrections.map(serializeCorrection) };
 }

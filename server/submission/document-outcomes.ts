@@ -5,7 +5,6 @@ import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
 import { transition } from '@/server/documents/transition';
-import { wakeCorrections } from '@/server/documents/wake-corrections';
 import { enqueue } from '@/server/jobs/enqueue';
 import { retryDelaySeconds } from './backoff';
 
@@ -22,8 +21,7 @@ export const enqueueSend = (tx: Tx, doc: Pick<DocumentRow, 'id' | 'accountId' | 
 
 export async function finishDocument(db: Db, doc: DocumentRow, to: 'skipped' | 'rejected' | 'error', error: StoredError): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
-    const done = await transition(tx, locked, to, { lastError: error });
-    if (done.kind === 'invoice') await wakeCorrections(tx, done);
+    await transition(tx, locked, to, { lastError: error });
   });
 }
 

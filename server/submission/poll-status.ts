@@ -5,7 +5,6 @@ import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
 import { offlineAcceptancePatch } from '@/server/documents/offline';
 import { transition } from '@/server/documents/transition';
-import { wakeCorrections } from '@/server/documents/wake-corrections';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefClient } from '@/server/ksef/client';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
@@ -79,7 +78,6 @@ export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXm
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
     const accepted = await transition(tx, locked, 'accepted', { ...patch, ...offlineAcceptancePatch(locked, new Date()), ksefNumber, upoXml, lastError: null });
     await enqueue(tx, 'pdf_render', { documentId: accepted.id });
-    if (accepted.kind === 'invoice') await wakeCorrections(tx, accepted);
   });
 }
 
@@ -92,10 +90,9 @@ export async function reject(
 ): Promise<void> {
   const details = status.status.details?.length ? `: ${status.status.details.join('; ')}` : '';
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
-    const rejected = await transition(tx, locked, 'rejected', {
+    await transition(tx, locked, 'rejected', {
       ...patch,
       lastError: documentError(code, `${status.status.description}${details}`, status.status.code),
     });
-    if (rejected.kind === 'invoice') await wakeCorrections(tx, rejected);
   });
 }

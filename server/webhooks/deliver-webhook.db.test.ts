@@ -82,7 +82,7 @@ async function endpoint(path: string, enabledEvents: string[], s: Scope = scope)
 async function invoiceEvent(type: EventType = 'invoice.accepted', s: Scope = scope, beforeCommit?: (tx: Tx) => Promise<void>) {
   const { document } = await createInvoiceDocument(t.db(), s, parseOrderInput(paidOrder()));
   return t.db().transaction(async (tx) => {
-    const eventId = await recordEvent(tx, document, type);
+    const eventId = await recordEvent(tx, document, type, []);
     await beforeCommit?.(tx);
     return { eventId, documentId: document.id };
   });
