@@ -193,7 +193,9 @@ async function main() {
     const pgCpu = await pg.stop();
     const cpu = processes.map((p) => ({ name: p.name, ms: sumCpu(p.pids()) - before.get(p.name)! }));
     const queriesAfter = await scrapeQueries(stack.url, workers);
-    const xact = (await commits(stack)) - xactBefore;
+    const xactAfter = await commits(stack);
+    const xact = xactAfter.commits - xactBefore.commits;
+    const walSyncs = xactAfter.walSyncs - xactBefore.walSyncs;
     const lat = await createdToAcceptedMs(db, ids);
 
     // 2. latency at an offered 20 orders/s for 30 s
@@ -234,7 +236,7 @@ async function main() {
     const other = [...pgCpu].filter(([app]) => !rows.some((r) => `kr-${r.process}` === app)).reduce((s, [, ms]) => s + ms, 0);
     const total = cpu.reduce((s, c) => s + c.ms, 0) + [...pgCpu.values()].reduce((s, ms) => s + ms, 0);
     console.log(
-      `in all: ${(total / n).toFixed(1)} ms CPU per done document (service processes and their PostgreSQL backends; ${(other / n).toFixed(2)} ms of it in backends of other names), ${(xact / n).toFixed(1)} PostgreSQL commits per document, ${webhookHits.n} webhook deliveries received`,
+      `in all: ${(total / n).toFixed(1)} ms CPU per done document (service processes and their PostgreSQL backends; ${(other / n).toFixed(2)} ms of it in backends of other names), ${(xact / n).toFixed(1)} PostgreSQL commits and ${(walSyncs / n).toFixed(1)} WAL flushes per document, ${webhookHits.n} webhook deliveries received`,
     );
     console.log(jobsPerDocument(queriesBefore, queriesAfter, n));
     console.log('goals: ≥ 50 docs/s; at 20/s p50 ≤ 3 s, p99 ≤ 6 s; ≤ 30 ms CPU per document; ≤ 250 MB RSS per process');
@@ -303,9 +305,12 @@ function jobsPerDocument(before: Awaited<ReturnType<typeof scrapeQueries>>, afte
   return `${(all / n).toFixed(2)} jobs per document (${parts.map(([t, c]) => `${t} ${(c / n).toFixed(2)}`).join(', ')})`;
 }
 
-async function commits(stack: Awaited<ReturnType<typeof startBenchStack>>): Promise<number> {
-  const [row] = await stack.db.execute<{ n: string }>(sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`);
-  return Number(row!.n);
+/** Commits in the bench database, and WAL flushes of the whole server (a synchronous commit waits for one). */
+async function commits(stack: Awaited<ReturnType<typeof startBenchStack>>): Promise<{ commits: number; walSyncs: number }> {
+  const [row] = await stack.db.execute<{ n: string; syncs: string }>(
+    sql`select xact_commit::text as n, (select wal_sync::text from pg_stat_wal) as syncs from pg_stat_database where datname = current_database()`,
+  );
+  return { commits: Number(row!.n), walSyncs: Number(row!.syncs) };
 }
 
 main().catch((err) => {

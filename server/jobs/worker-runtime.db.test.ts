@@ -4,7 +4,7 @@ import { enqueue } from '@/server/jobs/enqueue';
 import { useTestDatabase } from '@/test/db';
 import { waitFor } from '@/test/web';
 import { trackExecution } from './in-flight';
-import { startWorkerRuntime, withoutSeqScans, type WorkerRuntime } from './worker-runtime';
+import { startWorkerRuntime, withQueueSettings, type WorkerRuntime } from './worker-runtime';
 
 const t = useTestDatabase();
 const runtimes: WorkerRuntime[] = [];
@@ -57,22 +57,24 @@ test('a worker with wakeOnNewJobs off does not look for jobs when others add the
   expect(polling.ran + listening.ran).toBe(0);
 });
 
-test('withoutSeqScans keeps the connection options already in the URL', () => {
-  expect(new URL(withoutSeqScans('postgres://u@h:5432/d?options=-c%20statement_timeout%3D5s')).searchParams.get('options')).toBe(
-    '-c statement_timeout=5s -c enable_seqscan=off -c jit=off',
+test('withQueueSettings keeps the connection options already in the URL', () => {
+  expect(new URL(withQueueSettings('postgres://u@h:5432/d?options=-c%20statement_timeout%3D5s')).searchParams.get('options')).toBe(
+    '-c statement_timeout=5s -c enable_seqscan=off -c jit=off -c synchronous_commit=off',
   );
 });
 
 test.each([
-  [true, 'off off'],
-  [false, 'on on'],
-])("graphile-worker's connections with plannerOptions %s: enable_seqscan and jit are %s", async (plannerOptions, expected) => {
+  [true, 'off off off'],
+  [false, 'on on on'],
+])("graphile-worker's connections with plannerOptions %s: enable_seqscan, jit and synchronous_commit are %s", async (plannerOptions, expected) => {
   const seen: string[] = [];
   const task: Task = async (_payload, helpers) => {
     const res = await helpers.withPgClient((client) =>
-      client.query<{ s: string; j: string }>("select current_setting('enable_seqscan') as s, current_setting('jit') as j"),
+      client.query<{ s: string; j: string; c: string }>(
+        "select current_setting('enable_seqscan') as s, current_setting('jit') as j, current_setting('synchronous_commit') as c",
+      ),
     );
-    seen.push(`${res.rows[0]?.s} ${res.rows[0]?.j}`);
+    seen.push(`${res.rows[0]?.s} ${res.rows[0]?.j} ${res.rows[0]?.c}`);
   };
   const runtime = startWorkerRuntime({
     db: t.db(),
