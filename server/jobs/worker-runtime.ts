@@ -256,7 +256,8 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
  *   fetch then spent 150 ms compiling on every call (measured).
  * - Commits without waiting for the WAL flush (`synchronous_commit=off`): a server crash can lose only the last
  *   fraction of a second of this bookkeeping, and every state it can fall back to is one graphile-worker and our
- *   tasks already survive: a lost completion runs a finished job again (every task is safe to run twice, DESIGN),
+ *   tasks already survive: a lost completion runs a finished job again (every task is safe to run twice, DESIGN;
+ *   each records its outside effect synchronously first, so only a webhook can go out twice, which spec 6.2 allows),
  *   a lost fetch leaves the job to be fetched again, a lost re-add (runAgainSoon) keeps the original job. Our
  *   tasks' own transactions, which carry numbers, submissions and claims, keep the server's synchronous commit,
  *   and WAL order means a lost async commit never outlives a later synchronous one. 14.2 → 9.4 WAL flushes per
