@@ -71,11 +71,17 @@ describe('attention conditions', () => {
     const s = await scopes();
     const endpoint = async (status: 'enabled' | 'disabled' = 'enabled') => {
       const id = newId('we');
-      await t.db().insert(webhookEndpoints).values({ id, ...s.test, url: 'https://example.test/hook', enabledEvents: ['*'], secret: sealJson('whsec_x'), status });
+      await t
+        .db()
+        .insert(webhookEndpoints)
+        .values({ id, ...s.test, url: 'https://example.test/hook', enabledEvents: ['*'], secret: sealJson('whsec_x'), status });
       return id;
     };
     const eventId = newId('evt');
-    await t.db().insert(events).values({ id: eventId, ...s.test, type: 'invoice.accepted', documentId: 'inv_x', body: '{}' });
+    await t
+      .db()
+      .insert(events)
+      .values({ id: eventId, ...s.test, type: 'invoice.accepted', documentId: 'inv_x', body: '{}' });
     const attempt = (endpointId: string, attempt: number, delivered: 'yes' | 'no', when: Date, nextAttemptAt: Date | null = null) =>
       t.db().insert(webhookDeliveries).values({ eventId, endpointId, attempt, delivered, at: when, nextAttemptAt });
 
@@ -100,14 +106,20 @@ describe('attention conditions', () => {
     const s = await scopes();
     const store = async (scope: Scope, patch: Partial<typeof storeConnections.$inferInsert>) => {
       const id = newId('st');
-      await t.db().insert(storeConnections).values({ id, ...scope, url: 'https://shop.example.test/', credentials: sealJson({}), status: 'connected', ...patch });
+      await t
+        .db()
+        .insert(storeConnections)
+        .values({ id, ...scope, url: 'https://shop.example.test/', credentials: sealJson({}), status: 'connected', ...patch });
       return id;
     };
     await store(s.test, { lastSyncResult: { orders: 0, invoiced: 0, corrected: 0, webhooks: [], error: 'connect ECONNREFUSED' } });
     expect(await kinds(s.test)).toEqual([['store_failing', 1]]);
     const live = await store(s.live, { lastSyncResult: { orders: 3, invoiced: 3, corrected: 0, webhooks: [] } });
     expect(await kinds(s.live)).toEqual([]);
-    await t.db().insert(storeWebhooks).values({ storeId: live, remoteId: 7, topic: 'order.updated', secret: sealJson('s'), status: 'disabled' });
+    await t
+      .db()
+      .insert(storeWebhooks)
+      .values({ storeId: live, remoteId: 7, topic: 'order.updated', secret: sealJson('s'), status: 'disabled' });
     expect(await kinds(s.live)).toEqual([['store_failing', 1]]);
     await t.db().update(storeConnections).set({ status: 'disconnected' }).where(eq(storeConnections.id, live));
     expect(await kinds(s.live)).toEqual([]);
@@ -133,8 +145,14 @@ describe('attention conditions', () => {
   test('the live plan at 80 % of its monthly limit (Warsaw month), with the limit; test mode never', async () => {
     const s = await scopes();
     await t.db().update(accountModes).set({ monthlyLimit: 100 }).where(inScope(accountModes, s.live));
-    await t.db().insert(numberCounters).values({ ...s.live, series: 'FV', period: '2026-11', value: 79 });
-    await t.db().insert(numberCounters).values({ ...s.test, series: 'FV', period: '2026-11', value: 500 });
+    await t
+      .db()
+      .insert(numberCounters)
+      .values({ ...s.live, series: 'FV', period: '2026-11', value: 79 });
+    await t
+      .db()
+      .insert(numberCounters)
+      .values({ ...s.test, series: 'FV', period: '2026-11', value: 500 });
     expect(await kinds(s.live)).toEqual([]);
     await t.db().update(numberCounters).set({ value: 80 }).where(inScope(numberCounters, s.live));
     expect(await listAttention(t.db(), s.live, NOW)).toEqual([{ kind: 'plan_limit_near', count: 80, limit: 100, href: null }]);

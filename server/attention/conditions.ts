@@ -55,13 +55,15 @@ async function rows(db: DbOrTx, query: SQL): Promise<Found[]> {
   return [...found].map((r) => ({ accountId: r.account_id, mode: r.mode, count: Number(r.n), ...(r.limit != null && { limit: Number(r.limit) }) }));
 }
 
-const documentsIn = (status: 'error' | 'rejected'): Condition['find'] => (db, now, scope) =>
-  rows(
-    db,
-    sql`select d.account_id, d.mode, count(*)::int as n from documents d
+const documentsIn =
+  (status: 'error' | 'rejected'): Condition['find'] =>
+  (db, now, scope) =>
+    rows(
+      db,
+      sql`select d.account_id, d.mode, count(*)::int as n from documents d
       where d.status = ${status} and d.updated_at >= ${ago(now, FAILED_DOCUMENTS_WINDOW_MS)} ${inScope('d', scope)}
       group by 1, 2`,
-  );
+    );
 
 /**
  * The conditions that need the merchant (DESIGN.md invariant 10): the dashboard's attention list, the e-mails and

@@ -59,7 +59,14 @@ export async function notifyAttention(db: Db, now: Date): Promise<NotifyOutcome>
         .where(and(eq(memberships.accountId, s.accountId), eq(memberships.attentionEmails, true), isNull(accounts.disabledAt)));
       const entries = s.entries.map((e) => ({ kind: e.kind, count: e.count, ...(e.limit !== undefined && { limit: e.limit }) }));
       for (const m of members) {
-        await enqueue(tx, 'attention_mail', { accountId: s.accountId, mode: s.mode, userId: m.userId, type: plan.mail.type, entries, newKinds: plan.mail.newKinds });
+        await enqueue(tx, 'attention_mail', {
+          accountId: s.accountId,
+          mode: s.mode,
+          userId: m.userId,
+          type: plan.mail.type,
+          entries,
+          newKinds: plan.mail.newKinds,
+        });
       }
       mails += members.length;
     });
