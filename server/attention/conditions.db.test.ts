@@ -1,4 +1,6 @@
+import { X509Certificate } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { createTestCertificate } from '@/emulators/ksef/self-signed-certificate';
 import { describe, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
@@ -8,6 +10,7 @@ import { inScope } from '@/server/db/scope';
 import { accountModes, documents, events, numberCounters, storeConnections, storeWebhooks, webhookDeliveries, webhookEndpoints } from '@/server/db/schema';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { newId } from '@/server/ids';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { sealJson } from '@/server/security/sealed-json';
 import { findAttention, listAttention } from './find-attention';
@@ -140,6 +143,17 @@ describe('attention conditions', () => {
     expect(await kinds(s.test)).toEqual([['ksef_credentials_expiring', 2]]);
     await set(s.test, { ksefCredentialValidTo: at(90 * DAY) });
     expect(await kinds(s.test)).toEqual([['ksef_credentials_expiring', 1]]);
+  });
+
+  test("a saved login certificate's notAfter is what the expiry condition reads; a token has none", async () => {
+    const s = await scopes();
+    const cert = await createTestCertificate({ nip: '5260250274' });
+    await saveKsefCredential(t.db(), s.test, { kind: 'certificate', certificatePem: cert.certificatePem, privateKeyPem: cert.privateKeyPem });
+    const validTo = new Date(new X509Certificate(cert.certificatePem).validTo);
+    expect(await kinds(s.test, new Date(validTo.getTime() - 31 * DAY))).toEqual([]);
+    expect(await kinds(s.test, new Date(validTo.getTime() - 29 * DAY))).toEqual([['ksef_credentials_expiring', 1]]);
+    await saveKsefCredential(t.db(), s.test, { kind: 'token', token: 'a-token' });
+    expect(await kinds(s.test, new Date(validTo.getTime() - 29 * DAY))).toEqual([]);
   });
 
   test('the live plan at 80 % of its monthly limit (Warsaw month), with the limit; test mode never', async () => {
