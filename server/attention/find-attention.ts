@@ -6,21 +6,19 @@ import type { AttentionEntry } from './kinds';
 
 export type ScopeAttention = { accountId: string; mode: Mode; entries: AttentionEntry[] };
 
-/**
- * Every condition of the table at `now`, grouped by account and mode (entries in the table's order); only
- * `scope`'s when given. The conditions run one after another: on a transaction the queries could not overlap anyway.
- */
+/** Every condition of the table at `now`, grouped by account and mode (entries in the table's order); only `scope`'s when given. */
 export async function findAttention(db: DbOrTx, now: Date, scope?: Scope): Promise<ScopeAttention[]> {
+  const found = await Promise.all(CONDITIONS.map((c) => c.find(db, now, scope)));
   const byScope = new Map<string, ScopeAttention>();
-  for (const condition of CONDITIONS) {
-    for (const f of await condition.find(db, now, scope)) {
+  CONDITIONS.forEach((condition, i) => {
+    for (const f of found[i]!) {
       if (f.count <= 0) continue;
       const key = `${f.accountId}:${f.mode}`;
       const s = byScope.get(key) ?? { accountId: f.accountId, mode: f.mode, entries: [] };
       s.entries.push({ kind: condition.kind, count: f.count, ...(f.limit !== undefined && { limit: f.limit }), href: condition.href });
       byScope.set(key, s);
     }
-  }
+  });
   return [...byScope.values()];
 }
 
