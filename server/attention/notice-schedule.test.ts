@@ -35,7 +35,7 @@ describe('planNotices', () => {
     expect(step(s.notices, ['documents_error', 'webhooks_failing'], h(29)).mail?.type).toBe('digest');
   });
 
-  test('a condition that clears and comes back within a day waits for the digest; after a day it is new again', () => {
+  test('a condition that clears and comes back within a day of its last e-mail waits for the digest; after a day it is new again', () => {
     let s = step([], ['store_failing'], T0);
     s = step(s.notices, [], h(1));
     expect(s.mail).toBeNull();
@@ -44,7 +44,16 @@ describe('planNotices', () => {
     expect(s.mail).toBeNull();
     expect(s.notices[0]!.clearedAt).toBeNull();
     s = step(s.notices, [], h(3));
+    expect(step(s.notices, ['store_failing'], h(23)).mail).toBeNull();
     expect(step(s.notices, ['store_failing'], h(25)).mail).toEqual({ type: 'first', newKinds: ['store_failing'] });
+  });
+
+  test('the day counts from the last e-mail of the kind, a digest included', () => {
+    let s = step([], ['store_failing'], T0);
+    s = step(s.notices, ['store_failing'], h(24)); // digest
+    s = step(s.notices, [], h(30));
+    expect(step(s.notices, ['store_failing'], h(40)).mail).toBeNull();
+    expect(step(s.notices, ['store_failing'], h(48)).mail).toEqual({ type: 'first', newKinds: ['store_failing'] });
   });
 
   test('nothing open, nothing sent, nothing written', () => {

@@ -1,6 +1,6 @@
 import type { AttentionKind } from './kinds';
 
-/** At most one digest a day; a kind that comes back within a day of its first e-mail waits for the digest too. */
+/** At most one digest a day; a kind that comes back within a day of its last e-mail waits for the digest too. */
 export const DIGEST_INTERVAL_MS = 86_400_000;
 
 export type Notice = { kind: AttentionKind; firstNotifiedAt: Date; lastDigestAt: Date | null; clearedAt: Date | null };
@@ -22,11 +22,12 @@ export function planNotices(active: readonly AttentionKind[], notices: readonly 
   const dayAgo = now.getTime() - DIGEST_INTERVAL_MS;
   for (const n of notices) if (n.clearedAt === null && !active.includes(n.kind)) write.push({ ...n, clearedAt: now });
 
+  const mailedAt = (n: Notice) => Math.max(n.firstNotifiedAt.getTime(), n.lastDigestAt?.getTime() ?? -Infinity);
   const newKinds = active.filter((k) => {
     const n = byKind.get(k);
-    return !n || (n.clearedAt !== null && n.firstNotifiedAt.getTime() <= dayAgo);
+    return !n || (n.clearedAt !== null && mailedAt(n) <= dayAgo);
   });
-  const lastMailAt = Math.max(-Infinity, ...notices.map((n) => Math.max(n.firstNotifiedAt.getTime(), n.lastDigestAt?.getTime() ?? -Infinity)));
+  const lastMailAt = Math.max(-Infinity, ...notices.map(mailedAt));
   const type = newKinds.length > 0 ? 'first' : active.length > 0 && lastMailAt <= dayAgo ? 'digest' : null;
 
   for (const k of active) {

@@ -16,11 +16,11 @@ export type NotifyOutcome = { scopes: number; mails: number };
  */
 export async function notifyAttention(db: Db, now: Date): Promise<NotifyOutcome> {
   const found = await findAttention(db, now);
-  // a notice cleared for more than a day counts as none (planNotices), so only the others are read
+  // a notice cleared more than a day ago was last mailed before that: planNotices treats it as none, so it is not read
   const open = await db
     .select()
     .from(attentionNotices)
-    .where(or(isNull(attentionNotices.clearedAt), gt(attentionNotices.firstNotifiedAt, new Date(now.getTime() - DIGEST_INTERVAL_MS))));
+    .where(or(isNull(attentionNotices.clearedAt), gt(attentionNotices.clearedAt, new Date(now.getTime() - DIGEST_INTERVAL_MS))));
 
   const scopes = new Map<string, { accountId: string; mode: Mode; entries: (typeof found)[number]['entries']; notices: Notice[] }>();
   const scopeOf = (accountId: string, mode: Mode) => {
