@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { restartAfter } from './restart-policy';
 import { sql } from 'drizzle-orm';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -257,6 +258,8 @@ async function main() {
     NEXT_TELEMETRY_DISABLED: '1',
     // `npm run dev`: a developer's webhook receiver runs on this machine (test mode only; README: configuration)
     WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (production ? '0' : '1'),
+    // /metrics answers 404 without a token: the local stack makes one per start and prints it below
+    METRICS_TOKEN: process.env.METRICS_TOKEN ?? randomBytes(24).toString('base64url'),
   };
   const emulators = await startEmulators(env);
   writeStackFile({ KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL, NBP_BASE_URL: env.NBP_BASE_URL, SMTP_URL: env.SMTP_URL });
@@ -281,6 +284,7 @@ async function main() {
   await waitForHttp(`http://127.0.0.1:${port}/docs/errors`, 'web');
   await ensureDemoStore(located.url, emulators.woo);
   log(`dashboard: http://localhost:${port}/dashboard   API: http://localhost:${port}/v1   errors: http://localhost:${port}/docs/errors`);
+  log(`metrics: curl -H 'Authorization: Bearer ${env.METRICS_TOKEN}' http://localhost:${port}/metrics`);
 }
 
 main().catch(async (err) => {

@@ -33,6 +33,8 @@ const TASKS: { [T in TaskName]: Loader<T> } = {
   store_delivery: () => import('./tasks/store').then((m) => m.storeDelivery),
   store_sync: () => import('./tasks/store').then((m) => m.storeSync),
   store_writeback: () => import('./tasks/store').then((m) => m.storeWriteback),
+  attention_check: () => import('./tasks/attention').then((m) => m.attentionCheck),
+  attention_mail: () => import('./tasks/attention').then((m) => m.attentionMail),
 };
 
 function bind<T extends TaskName>(db: Db, name: T) {
@@ -115,6 +117,7 @@ export const CRONTAB = [
   '* * * * * ksef_sweep ?max=1',
   '0 * * * * plan_release ?max=1',
   '*/10 * * * * store_sync ?max=1',
+  '*/10 * * * * attention_check ?max=1',
 ].join('\n');
 
 /**

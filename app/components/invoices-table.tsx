@@ -11,11 +11,12 @@ import { useTRPC } from './trpc';
 
 const PAGE_SIZE = 20;
 
-export function InvoicesTable() {
+/** `initialStatus`: the filter a link asked for (`?status=error` from the overview's attention list). */
+export function InvoicesTable({ initialStatus }: { initialStatus?: DocumentStatus }) {
   const { t, locale } = useI18n();
   const iv = t.invoices;
   const trpc = useTRPC();
-  const [status, setStatus] = useState<DocumentStatus | ''>('');
+  const [status, setStatus] = useState<DocumentStatus | ''>(initialStatus ?? '');
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);

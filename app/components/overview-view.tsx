@@ -1,6 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { AttentionList } from './attention-list';
 import { DayChart } from './day-chart';
 import { OfflineAtRisk } from './offline-at-risk';
 import { useI18n } from './i18n';
@@ -24,6 +25,7 @@ export function OverviewView() {
   return (
     <>
       <h1>{o.title}</h1>
+      <AttentionList attention={data?.attention} />
       <div className="grid-2">
         <section className="card" aria-labelledby="checklist-h">
           <h2 id="checklist-h">{o.checklist}</h2>

@@ -77,6 +77,23 @@ export const en: Dictionary = {
   mail: { not_needed: 'not needed', pending: 'queued', sent: 'sent', failed: 'failed' },
   plan: { Unlimited: 'Unlimited' },
   kind: { invoice: 'Invoice', correction: 'Correction (KOR)' },
+  attention: {
+    title: 'Needs attention',
+    none: 'Nothing needs your attention right now.',
+    emails: 'E-mail me: at once when something new comes up, then at most a daily summary',
+    open: 'Open',
+    of: 'of',
+    kinds: {
+      ksef_credentials_failing: 'KSeF connection failing (token or certificate)',
+      ksef_credentials_expiring: 'KSeF certificates expiring within 30 days or expired',
+      offline_deadline: 'Offline invoices close to or past their KSeF deadline',
+      documents_error: 'Documents in error (last 30 days)',
+      documents_rejected: 'Documents rejected by KSeF (last 30 days)',
+      webhooks_failing: 'Webhook endpoints failing to receive events',
+      store_failing: 'Store unreachable or its webhooks disabled',
+      plan_limit_near: 'Plan limit nearly used (invoices this month)',
+    },
+  },
   overview: {
     title: 'Overview',
     checklist: 'Getting started',

@@ -76,6 +76,23 @@ export const pl = {
   mail: { not_needed: 'nie dotyczy', pending: 'w kolejce', sent: 'wysłany', failed: 'nieudany' },
   plan: { Unlimited: 'bez limitu' } as Record<string, string>,
   kind: { invoice: 'Faktura', correction: 'Korekta' },
+  attention: {
+    title: 'Wymaga uwagi',
+    none: 'Nic nie wymaga teraz Twojej uwagi.',
+    emails: 'Wysyłaj mi e-mail: od razu, gdy pojawi się coś nowego, potem najwyżej raz dziennie podsumowanie',
+    open: 'Przejdź',
+    of: 'z',
+    kinds: {
+      ksef_credentials_failing: 'Połączenie z KSeF nie działa (token lub certyfikat)',
+      ksef_credentials_expiring: 'Certyfikaty KSeF wygasają w ciągu 30 dni lub wygasły',
+      offline_deadline: 'Faktury offline bliskie terminu przesłania do KSeF lub po terminie',
+      documents_error: 'Dokumenty z błędem (ostatnie 30 dni)',
+      documents_rejected: 'Dokumenty odrzucone przez KSeF (ostatnie 30 dni)',
+      webhooks_failing: 'Webhooki, których dostarczenie się nie udaje',
+      store_failing: 'Sklep nieosiągalny albo jego webhooki wyłączone',
+      plan_limit_near: 'Limit planu prawie wykorzystany (faktury w tym miesiącu)',
+    },
+  },
   overview: {
     title: 'Przegląd',
     checklist: 'Pierwsze kroki',

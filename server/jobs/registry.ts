@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { modeEnum } from '@/server/db/schema/enums';
+import { ATTENTION_KINDS } from '@/server/attention/kinds';
 
 const ZMode = z.enum(modeEnum.enumValues);
 const ZDocumentJob = z.object({ documentId: z.string().min(1) });
 const ZScopeJob = z.object({ accountId: z.string().min(1), mode: ZMode });
+
+const ZAttentionKind = z.enum(ATTENTION_KINDS);
 
 /** mail_send retries SMTP refusals with graphile-worker's back-off: exp(n) s, about 6 hours over 10 attempts. */
 export const MAIL_ATTEMPTS = 10;
@@ -68,6 +71,19 @@ export const JOBS = {
   store_delivery: job({ payload: z.object({ deliveryId: z.number().int().positive() }), key: (p) => `store_delivery:${p.deliveryId}`, maxAttempts: 10 }),
   store_sync: job({ payload: z.object({ storeId: z.string().min(1).optional() }), key: (p) => `store_sync:${p.storeId ?? '*'}`, maxAttempts: 3 }),
   store_writeback: job({ payload: ZDocumentJob, key: (p) => `store_writeback:${p.documentId}`, maxAttempts: 15 }),
+  // the merchant's attention e-mails (server/attention): the cron evaluates every scope, then one e-mail per member
+  attention_check: job({ payload: z.object({}).passthrough(), key: () => 'attention_check', maxAttempts: 3 }),
+  attention_mail: job({
+    payload: ZScopeJob.extend({
+      userId: z.string().min(1),
+      type: z.enum(['first', 'digest']),
+      entries: z.array(z.object({ kind: ZAttentionKind, count: z.number().int(), limit: z.number().int().optional() })),
+      newKinds: z.array(ZAttentionKind),
+    }),
+    // a newer e-mail to the same member replaces one still waiting: it carries the newer list
+    key: (p) => `attention_mail:${p.accountId}:${p.mode}:${p.userId}`,
+    maxAttempts: MAIL_ATTEMPTS,
+  }),
 } as const;
 
 export type TaskName = keyof typeof JOBS;

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
@@ -8,6 +9,9 @@ import { sealJson, unsealJson } from '@/server/security/sealed-json';
 
 /** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
 export type StoredCredential = { kind: 'token'; token: string; issuer?: 'emulator' } | { kind: 'certificate'; certificatePem: string; privateKeyPem: string };
+
+/** ksef_check_error between a save and its check: not a failure (server/attention leaves it out). */
+export const NOT_CHECKED_YET = 'not checked yet';
 
 export type LoadedCredential = { credential: KsefCredential; version: number; environment: 'test' | 'demo' | 'prod' };
 
@@ -22,9 +26,10 @@ export async function saveKsefCredential(db: Db, scope: Scope, credential: Store
       .set({
         ksefCredential: sealJson(credential),
         ksefCredentialKind: credential.kind,
+        ksefCredentialValidTo: credential.kind === 'certificate' ? new Date(new X509Certificate(credential.certificatePem).validTo) : null,
         ksefCredentialVersion: sql`${accountModes.ksefCredentialVersion} + 1`,
         ksefConnected: false,
-        ksefCheckError: 'not checked yet',
+        ksefCheckError: NOT_CHECKED_YET,
         updatedAt: new Date(),
       })
       .where(inScope(accountModes, scope));

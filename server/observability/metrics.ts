@@ -89,6 +89,12 @@ function createMetrics() {
       labelNames: ['mode', 'state'] as const,
       registers,
     }),
+    attention: new Gauge({
+      name: 'ksef_relay_attention_accounts',
+      help: "Account modes with a condition on the merchant's attention list (server/attention), by condition and mode (read at scrape)",
+      labelNames: ['condition', 'mode'] as const,
+      registers,
+    }),
     queueDepth: new Gauge({
       name: 'ksef_relay_queue_jobs',
       help: 'Jobs waiting or running by task (read at scrape)',

@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { KsefUnavailableError } from '@/server/ksef/http';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
-import { loadKsefCredential, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-credentials/credentials';
+import { loadKsefCredential, NOT_CHECKED_YET, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-credentials/credentials';
 import { log } from '@/server/observability/log';
 import { ksefClientFor } from './ksef-clients';
 
@@ -37,7 +37,7 @@ export async function checkKsefConnection(db: Db, scope: Scope): Promise<Connect
  * ksef_check job the save enqueued, and the account says "not checked yet" until then.
  */
 export async function checkKsefConnectionWithin(db: Db, scope: Scope, timeoutMs = config().KSEF_CHECK_ON_SAVE_TIMEOUT_MS): Promise<ConnectionCheck> {
-  const pending: ConnectionCheck = { connected: false, error: 'not checked yet' };
+  const pending: ConnectionCheck = { connected: false, error: NOT_CHECKED_YET };
   if (timeoutMs === 0) return pending;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<ConnectionCheck>((resolve) => {

@@ -33,6 +33,8 @@ export const memberships = pgTable(
     role: text({ enum: ['owner', 'member'] })
       .notNull()
       .default('owner'),
+    /** The attention e-mails (server/attention): on unless the member turned them off on the dashboard. */
+    attentionEmails: boolean().notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.accountId] })],
@@ -77,6 +79,8 @@ export const accountModes = pgTable(
     ksefCredentialKind: text({ enum: ['token', 'certificate'] }),
     /** Bumped on every credential change so cached KSeF auth and waiting documents know to retry. */
     ksefCredentialVersion: integer().notNull().default(0),
+    /** notAfter of a certificate credential, read when it is saved (a token carries no expiry we can read). */
+    ksefCredentialValidTo: timestamp({ withTimezone: true }),
     ksefConnected: boolean().notNull().default(false),
     ksefCheckError: text().default('not connected'),
     ksefCheckedAt: timestamp({ withTimezone: true }),

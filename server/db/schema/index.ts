@@ -5,3 +5,4 @@ export * from './events';
 export * from './infra';
 export * from './ksef-volume';
 export * from './stores';
+export * from './attention';

@@ -4,6 +4,8 @@ import { countByStatus } from '@/server/documents/count-by-status';
 import { listDocumentsPerDay } from '@/server/documents/documents-per-day';
 import { getQueueDepth } from '@/server/documents/queue-depth';
 import { getSetupChecklist } from '@/server/accounts/setup-checklist';
+import { attentionEmailsOn, setAttentionEmails } from '@/server/attention/email-opt-out';
+import { listAttention } from '@/server/attention/find-attention';
 import { isValidNip, normalizeNip } from '@/server/orders/nip';
 import { getSendingStatus } from '@/server/submission/sending-status';
 import { authedProcedure, router, scopedProcedure } from '@/server/trpc/init';
@@ -25,15 +27,19 @@ export const accountRouter = router({
     mode: ctx.mode,
   })),
   overview: scopedProcedure.query(async ({ ctx }) => {
-    const [overview, checklist, counts, perDay, queue, status] = await Promise.all([
+    const [overview, checklist, counts, perDay, queue, status, attention, attentionEmails] = await Promise.all([
       getAccountOverview(ctx.db, ctx.scope),
       getSetupChecklist(ctx.db, ctx.scope),
       countByStatus(ctx.db, ctx.scope),
       listDocumentsPerDay(ctx.db, ctx.scope, 30),
       getQueueDepth(ctx.db, ctx.scope),
       getSendingStatus(ctx.db, ctx.scope),
+      listAttention(ctx.db, ctx.scope, new Date()),
+      attentionEmailsOn(ctx.db, ctx.membership.userId, ctx.scope.accountId),
     ]);
     return {
+      // invariant 10: what needs the merchant, and whether this member gets it by e-mail
+      attention: { entries: attention, emails: attentionEmails },
       plan: {
         name: overview.mode.planName,
         monthlyLimit: ctx.scope.mode === 'test' ? null : overview.mode.monthlyLimit,
@@ -53,6 +59,10 @@ export const accountRouter = router({
         blockedUntil: status.blockedUntil?.toISOString() ?? null,
       },
     };
+  }),
+  setAttentionEmails: scopedProcedure.input(z.object({ on: z.boolean() })).mutation(async ({ ctx, input }) => {
+    await setAttentionEmails(ctx.db, ctx.membership.userId, ctx.scope.accountId, input.on);
+    return { on: input.on };
   }),
   seller: scopedProcedure.query(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
