@@ -16,9 +16,9 @@ const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{16,64}$/;
  * its handler. The key is marked used at most once a minute so that a busy key does not write its row on every
  * request. A refused key (unknown, revoked, disabled account, live mode not enabled) is not counted.
  *
- * The limiter's upsert decides under the row's lock: it appends to the log only when the request fits (ON CONFLICT … WHERE),
- * so concurrent requests of one key on any web process never both take the last slot. `now` is the database's
- * clock unless a test passes one.
+ * The limiter's upsert decides under the row's lock: it appends to the log only when the request fits (ON CONFLICT
+ * … WHERE), so concurrent requests of one key on any web process never both take the last slot. `now` is the
+ * database's clock unless a test passes one.
  *
  * The statement commits without waiting for the WAL flush (synchronous_commit off for its own transaction only):
  * a flush costs milliseconds on every request, and all a database crash can lose is the last fraction of a
