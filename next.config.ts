@@ -9,6 +9,10 @@ const nextConfig: NextConfig = {
     '@node-rs/argon2',
     'postgres',
     '@react-pdf/renderer',
+    // the buyer's link renders a PDF not rendered yet (server/pdf/pdf-by-token.ts): skip-default-font.ts must patch
+    // the pdfkit that react-pdf loads, and fonts.ts hand it the fontkit it expects
+    'pdfkit',
+    'fontkit',
     'nodemailer',
     'xml-crypto',
     'node-forge',

@@ -87,9 +87,14 @@ export function KsefConnection() {
           <h2 id="emulator-h">{k.emulatorTitle}</h2>
           <p>{k.emulatorIntro}</p>
           {data.sellerNip ? null : <p className="warn">{k.needSeller}</p>}
-          <button type="button" className="primary" onClick={() => emulator.mutate()} disabled={busy || !data.sellerNip}>
-            {k.emulatorButton}
-          </button>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => emulator.mutate({ kind: 'token' })} disabled={busy || !data.sellerNip}>
+              {k.emulatorButton}
+            </button>
+            <button type="button" onClick={() => emulator.mutate({ kind: 'certificate' })} disabled={busy || !data.sellerNip}>
+              {k.emulatorCertButton}
+            </button>
+          </div>
         </section>
       ) : null}
       <div className="grid-2">

@@ -166,8 +166,10 @@ export const en: Dictionary = {
     testing: 'Connecting to KSeF…',
     testOk: 'KSeF authentication succeeded.',
     emulatorTitle: 'KSeF emulator',
-    emulatorIntro: 'In test mode with the local emulator you can create test credentials for the seller NIP.',
+    emulatorIntro:
+      'In test mode with the local emulator you can create test credentials for the seller NIP: a KSeF token, or a test certificate, which can also enrol an Offline certificate below so that you can try offline issuing.',
     emulatorButton: 'Create test credentials',
+    emulatorCertButton: 'Create a test certificate',
     needSeller: 'Enter the seller NIP first.',
     stored: 'Credentials are stored encrypted. Documents waiting for credentials are sent after a successful save.',
   },

@@ -166,8 +166,10 @@ export const pl = {
     testing: 'Łączenie z KSeF…',
     testOk: 'Uwierzytelnienie w KSeF powiodło się.',
     emulatorTitle: 'Emulator KSeF',
-    emulatorIntro: 'W trybie testowym z lokalnym emulatorem możesz utworzyć testowe poświadczenia dla NIP sprzedawcy.',
+    emulatorIntro:
+      'W trybie testowym z lokalnym emulatorem możesz utworzyć testowe poświadczenia dla NIP sprzedawcy: token KSeF albo testowy certyfikat, którym poniżej uzyskasz też certyfikat Offline i wypróbujesz wystawianie offline.',
     emulatorButton: 'Utwórz testowe poświadczenia',
+    emulatorCertButton: 'Utwórz testowy certyfikat',
     needSeller: 'Najpierw uzupełnij NIP sprzedawcy.',
     stored: 'Poświadczenia są przechowywane w postaci zaszyfrowanej. Dokumenty czekające na poświadczenia zostaną wysłane po udanym zapisie.',
   },

@@ -35,6 +35,9 @@ export function createEmulatorControl(emulatorUrl: string) {
   return {
     /** A KSeF token for the NIP's context, usable with POST /auth/ksef-token. */
     createCredentials: (nip: string) => call<{ nip: string; token: string; referenceNumber: string }>('POST', '/credentials', { nip }),
+    /** A test certificate (company seal) of the NIP and its key: a XAdES login, which certificate enrolment requires. */
+    createCertificateCredentials: (nip: string) =>
+      call<{ nip: string; certificatePem: string; privateKeyPem: string }>('POST', '/certificate-credentials', { nip }),
     setFaults: (rules: FaultRule[], seed?: number) => call<{ rules: number }>('PUT', '/faults', { rules, seed }),
     clearFaults: () => call<void>('DELETE', '/faults'),
     setLimits: (mode: LimitsMode) => call<{ mode: LimitsMode }>('PUT', '/limits', { mode }),

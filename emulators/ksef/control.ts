@@ -4,9 +4,11 @@ import { createKsefToken } from './credentials';
 import { setFaults } from './faults';
 import type { Reply } from './kit';
 import { createLimitsState } from './limits';
+import { createTestCertificate } from './self-signed-certificate';
 
 /** Control endpoints outside the KSeF API (README.md of the emulator): test credentials, faults, limits, counters. */
 const ZCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), description: z.string().min(5).max(256).optional() });
+const ZCertificateCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), kind: z.enum(['seal', 'person']).optional() });
 
 export const ZFaultRule = z.object({
   endpoint: z.string().min(1),
@@ -33,6 +35,17 @@ export function createCredentials(ctx: Ctx): Reply {
   const body = readJson(ctx, ZCredentials);
   const token = createKsefToken(ctx.state, body.nip, ['InvoiceRead', 'InvoiceWrite', 'CredentialsManage'], body.description ?? 'KSeF Relay emulator token');
   return json(201, { nip: body.nip, token: token.token, referenceNumber: token.referenceNumber });
+}
+
+/**
+ * A test certificate of the NIP, as anyone may make for the real test environment, which accepts self-signed
+ * certificates (README §5.3): a company seal by default. It logs in with a XAdES signature, the login that certificate
+ * enrolment requires (a KSeF-token login gets 25001/25002), so an Offline certificate can be enrolled with it.
+ */
+export async function createCertificateCredentials(ctx: Ctx): Promise<Reply> {
+  const body = readJson(ctx, ZCertificateCredentials);
+  const cert = await createTestCertificate({ nip: body.nip, kind: body.kind });
+  return json(201, { nip: body.nip, certificatePem: cert.certificatePem, privateKeyPem: cert.privateKeyPem });
 }
 
 export function putFaults(ctx: Ctx): Reply {

@@ -73,6 +73,7 @@ export const ROUTES: Route[] = [
   internal('qr', 'GET', '/qr/invoice/{nip}/{date}/{hash}', 'qrVerifyInvoice', verifyInvoiceLink),
   internal('qr', 'GET', '/qr/certificate/{ctxType}/{ctxValue}/{nip}/{serial}/{hash}/{signature}', 'qrVerifyCertificate', verifyCertificateLink),
   internal('control', 'POST', '/control/credentials', 'controlCredentials', control.createCredentials),
+  internal('control', 'POST', '/control/certificate-credentials', 'controlCertificateCredentials', control.createCertificateCredentials),
   internal('control', 'PUT', '/control/faults', 'controlSetFaults', control.putFaults),
   internal('control', 'DELETE', '/control/faults', 'controlClearFaults', control.clearFaults),
   internal('control', 'PUT', '/control/limits', 'controlLimits', control.putLimits),

@@ -1,12 +1,13 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import { db as sharedDb, type Db } from '@/server/db/client';
-import { documents, files } from '@/server/db/schema';
+import { files } from '@/server/db/schema';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { getDocument } from '@/server/documents/get-document';
 import { AppError } from '@/server/errors';
 import { routeNotFound, type Endpoint } from '@/server/http/route';
 import { parseParams } from '@/server/http/validate';
+import { pdfByToken } from '@/server/pdf/pdf-by-token';
 import { zId } from '@/server/ids';
 
 const ZDocumentId = zId('inv', 'cor');
@@ -61,11 +62,12 @@ const PDF_TOKEN = /^[0-9A-Za-z]{22,64}$/;
 
 /**
  * GET /d/{token}: the buyer's link (pdf_url), no API key. The token is the only secret, 128 random bits found
- * through its unique index, so links cannot be enumerated; an unknown token answers like any unknown path.
+ * through its unique index, so links cannot be enumerated; an unknown token answers like any unknown path. A link
+ * opened before pdf_render ran renders the PDF now (server/pdf/pdf-by-token.ts).
  */
 export async function getPublicPdf(req: Request, ctx: { params: Promise<{ token: string }> }): Promise<Response> {
   const { token } = await ctx.params;
-  const file = PDF_TOKEN.test(token) ? await publicPdfFile(sharedDb(), token) : undefined;
+  const file = PDF_TOKEN.test(token) ? await pdfByToken(sharedDb(), token) : undefined;
   if (!file) return routeNotFound(req, ctx);
   return new Response(new Uint8Array(file.content), {
     status: 200,
@@ -79,13 +81,4 @@ export async function getPublicPdf(req: Request, ctx: { params: Promise<{ token:
       'X-Robots-Tag': 'noindex',
     },
   });
-}
-
-async function publicPdfFile(db: Db, token: string) {
-  const [file] = await db
-    .select({ content: files.content, filename: files.filename })
-    .from(documents)
-    .innerJoin(files, and(eq(files.id, documents.pdfFileId), eq(files.documentId, documents.id)))
-    .where(eq(documents.pdfToken, token));
-  return file;
 }

@@ -101,19 +101,29 @@ describe('GET /d/{token} (pdf_url)', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
   });
 
-  test('unknown, malformed or not-yet-rendered tokens answer 404', async () => {
-    const id = await acceptedInvoice();
-    const token = randomToken(128);
-    // a token without its file (set, say, before rendering) must not serve anything either
-    await t.db().update(documents).set({ pdfToken: token }).where(eq(documents.id, id));
-    for (const path of [`/d/${token}`, `/d/${randomToken(128)}`, '/d/short', `/d/${'x'.repeat(65)}`, `/d/${randomToken(128)}%2F..`]) {
+  test('unknown or malformed tokens answer 404', async () => {
+    for (const path of [`/d/${randomToken(128)}`, '/d/short', `/d/${'x'.repeat(65)}`, `/d/${randomToken(128)}%2F..`]) {
       const res = await fetch(`${web.url}${path}`);
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('route_not_found');
     }
-    // rendering keeps the token that was already there
-    await storeDocumentPdf(t.db(), id);
-    expect((await storedPdf(id)).token).toBe(token);
-    expect((await fetch(`${web.url}/d/${token}`)).status).toBe(200);
+  });
+
+  test('a link opened before pdf_render ran renders the PDF, stores it under the same token, and pdf_render then keeps it', async () => {
+    const id = await acceptedInvoice();
+    const token = randomToken(128);
+    // the token as acceptance makes it (poll-status.ts), before the worker rendered anything
+    await t.db().update(documents).set({ pdfToken: token }).where(eq(documents.id, id));
+    expect((await api.get(`/v1/invoices/${id}`)).body.pdf_url).toBe(`${web.url}/d/${token}`);
+    const [first, second] = await Promise.all([fetch(`${web.url}/d/${token}`), fetch(`${web.url}/d/${token}`)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.headers.get('content-disposition')).toBe('inline; filename="FV-2026-06-0042.pdf"');
+    const body = Buffer.from(await first.arrayBuffer());
+    const stored = await storedPdf(id);
+    expect(stored.token).toBe(token);
+    expect(body.equals(stored.content)).toBe(true);
+    expect(Buffer.from(await second.arrayBuffer()).equals(stored.content)).toBe(true);
+    expect(await t.db().select({ id: files.id }).from(files).where(eq(files.documentId, id))).toHaveLength(1);
+    expect(await storeDocumentPdf(t.db(), id)).toBe('already_stored');
   });
 });

@@ -23,7 +23,8 @@ function serializeCommon(doc: DocumentRow) {
     currency: doc.currency,
     total_gross: doc.totalGrossGrosze === null ? null : formatGrosze(doc.totalGrossGrosze),
     buyer_nip: doc.buyerNip,
-    pdf_url: doc.pdfToken && doc.pdfFileId ? pdfUrl(doc.pdfToken) : null,
+    // the token is made at acceptance (or at an offline issue's PDF); the link renders the PDF if it is not stored yet
+    pdf_url: doc.pdfToken ? pdfUrl(doc.pdfToken) : null,
     last_error: withDocUrl(doc.lastError as StoredError | null),
     offline: serializeOffline(doc),
     created: unix(doc.createdAt),

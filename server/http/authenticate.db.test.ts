@@ -6,7 +6,7 @@ import { enableLive } from '@/server/accounts/account-settings';
 import { createDb, type Db } from '@/server/db/client';
 import { AppError } from '@/server/errors';
 import { authenticate } from './authenticate';
-import { checkQuota, gcraStep, purgeRateLimits, quotaHeaders } from './rate-limit';
+import { checkQuota, purgeRateLimits, quotaHeaders, slidingLogStep } from './rate-limit';
 
 const t = useTestDatabase();
 /** One connection, so that a setting leaking out of the statement would show on the next query. */
@@ -18,14 +18,13 @@ beforeAll(() => {
 });
 
 const withKey = (key: string) => new Request('http://test/v1/account', { headers: { Authorization: `Bearer ${key}` } });
-/** How far the key's theoretical arrival time is ahead of `at`, in ms; null when the key has no row (never counted). */
-const tatAhead = async (keyId: string, at: Date) =>
+/** The key's admitted requests as ms after `at`, oldest first; null when the key has no row (never counted). */
+const logOf = async (keyId: string, at: Date) =>
   (
-    await t
-      .db()
-      .execute<{ ms: number }>(
-        sql`select (extract(epoch from tat - ${at.toISOString()}::timestamptz) * 1000)::float8 as ms from api_rate_limits where bucket = ${keyId}`,
-      )
+    await t.db().execute<{ ms: number[] }>(
+      sql`select array(select (extract(epoch from a - ${at.toISOString()}::timestamptz) * 1000)::float8 from unnest(admitted) a) as ms
+        from api_rate_limits where bucket = ${keyId}`,
+    )
   )[0]?.ms ?? null;
 /** A fixed instant for the limiter, so that no test depends on the wall clock. */
 const T0 = new Date('2026-03-02T09:59:59.900Z');
@@ -41,9 +40,9 @@ test('a valid key gives its scope and takes the request from its quota', async (
   const first = await authenticate(single, withKey(acct.testKey), { now: T0 });
   const second = await authenticate(single, withKey(acct.testKey), { now: T0 });
   expect(first.scope).toEqual({ accountId: acct.accountId, mode: 'test' });
-  expect(first.quota).toEqual({ limit: 100, remaining: 99, resetSeconds: 1 });
-  expect(second.quota).toEqual({ limit: 100, remaining: 98, resetSeconds: 2 });
-  expect(await tatAhead(first.keyId, T0)).toBe(1200);
+  expect(first.quota).toEqual({ limit: 100, remaining: 99, resetSeconds: 60 });
+  expect(second.quota).toEqual({ limit: 100, remaining: 98, resetSeconds: 60 });
+  expect(await logOf(first.keyId, T0)).toEqual([0, 0]);
 });
 
 test('without a time given the database clock counts', async () => {
@@ -52,7 +51,7 @@ test('without a time given the database clock counts', async () => {
   expect(key.quota.remaining).toBe(99);
   const [row] = await t
     .db()
-    .execute<{ ok: boolean }>(sql`select tat between now() and now() + interval '1 second' as ok from api_rate_limits where bucket = ${key.keyId}`);
+    .execute<{ ok: boolean }>(sql`select admitted[1] between now() - interval '1 second' and now() as ok from api_rate_limits where bucket = ${key.keyId}`);
   expect(row?.ok).toBe(true);
 });
 
@@ -63,49 +62,64 @@ test('the relaxed commit stays inside the statement: the connection keeps synchr
   expect(row?.synchronous_commit).toBe('on');
 });
 
-test('past the limit the request is refused with rate_limited and Retry-After, and one fits again after it', async () => {
+test('past the limit the request is refused with rate_limited and Retry-After, and one fits when the oldest leaves', async () => {
   const acct = await createTestAccount(t.db());
   const limited = (now: Date) => authenticate(t.db(), withKey(acct.testKey), { limit: 3, now });
-  for (let i = 0; i < 3; i++) await limited(T0);
-  const err = await limited(at(1_000)).catch((e: unknown) => e);
+  expect((await limited(T0)).quota.remaining).toBe(2);
+  expect((await limited(at(10_000))).quota).toEqual({ limit: 3, remaining: 1, resetSeconds: 50 });
+  expect((await limited(at(10_000))).quota).toEqual({ limit: 3, remaining: 0, resetSeconds: 50 });
+  const err = await limited(at(11_000)).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe('rate_limited');
-  // 3 a minute: one slot every 20 s; the first frees at T0 + 20 s, 19 s after the refused request
-  expect((err as AppError).extra.headers).toEqual({ 'RateLimit-Limit': '3', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '59', 'Retry-After': '19' });
-  expect(await codeOf(limited(at(19_999)))).toBe('rate_limited');
-  expect((await limited(at(20_000))).quota).toEqual({ limit: 3, remaining: 0, resetSeconds: 60 });
+  // the oldest (T0) leaves the window at T0 + 60 s, 49 s after the refused request
+  expect((err as AppError).extra.headers).toEqual({ 'RateLimit-Limit': '3', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '49', 'Retry-After': '49' });
+  expect(await codeOf(limited(at(59_999)))).toBe('rate_limited');
+  expect((await limited(at(60_000))).quota).toEqual({ limit: 3, remaining: 0, resetSeconds: 10 });
+  const [{ id } = { id: '' }] = await t.db().execute<{ id: string }>(sql`select id from api_keys where account_id = ${acct.accountId} and mode = 'test'`);
+  // refused requests stored nothing; the entry that left the window is gone
+  expect(await logOf(id, T0)).toEqual([10_000, 10_000, 60_000]);
 });
 
-test('the statement agrees with the pure GCRA (rate-limit.ts) at every step, refusals and refills included', async () => {
+test('100 requests within 10 s: Remaining goes down by one each, 0 after the 100th, the 101st is 429', async () => {
   const acct = await createTestAccount(t.db());
-  // bursts, refusals, gaps just under and over one interval (0.6 s), and a pause long enough to refill all
+  const remaining: number[] = [];
+  for (let i = 0; i < 100; i++) remaining.push((await authenticate(t.db(), withKey(acct.testKey), { now: at(i * 100) })).quota.remaining);
+  expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+  const err = (await authenticate(t.db(), withKey(acct.testKey), { now: at(10_000) }).catch((e: unknown) => e)) as AppError;
+  expect(err.code).toBe('rate_limited');
+  expect(err.extra.headers?.['Retry-After']).toBe('50');
+});
+
+test('the statement agrees with the pure sliding log (rate-limit.ts) at every step, refusals and refills included', async () => {
+  const acct = await createTestAccount(t.db());
+  // bursts, refusals, requests at and just before the oldest's 60 s, and a pause long enough to empty the window
   const offsetsMs = [
-    ...Array.from({ length: 105 }, () => 0),
+    ...Array.from({ length: 50 }, () => 0),
+    ...Array.from({ length: 55 }, (_, i) => 1_000 + i * 10),
     599,
-    600,
-    601,
-    1_200,
-    1_200,
-    1_799,
     30_000,
-    ...Array.from({ length: 60 }, (_, i) => 30_001 + i),
     59_999,
     60_000,
+    60_000,
+    60_999,
+    61_000,
+    ...Array.from({ length: 60 }, (_, i) => 61_001 + i * 7),
+    119_999,
+    120_000,
     200_000,
     200_000,
   ];
-  let tatUs: number | null = null;
+  let logUs: number[] = [];
   for (const ms of offsetsMs) {
-    const nowUs = (T0.getTime() + ms) * 1000;
-    const expected = gcraStep(tatUs, nowUs, 100);
-    tatUs = expected.tatUs;
+    const expected = slidingLogStep(logUs, (T0.getTime() + ms) * 1000, 100);
+    logUs = expected.logUs;
     const got = await authenticate(t.db(), withKey(acct.testKey), { now: at(ms) }).then(
       (key) => ({ allowed: true, headers: quotaHeaders(key.quota) }),
       (err: AppError) => ({ allowed: false, headers: err.extra.headers }),
     );
     const want = (() => {
       try {
-        return { allowed: true, headers: quotaHeaders(checkQuota(expected.allowed, expected.aheadUs)) };
+        return { allowed: true, headers: quotaHeaders(checkQuota(expected.allowed, expected.used, expected.freesInUs)) };
       } catch (err) {
         return { allowed: false, headers: (err as AppError).extra.headers };
       }
@@ -136,8 +150,8 @@ test('the maintenance purge drops rows whose quota is full again and keeps the o
   const old = await authenticate(t.db(), withKey(spent.testKey), { now: new Date(Date.now() - 3_600_000) });
   const current = await authenticate(t.db(), withKey(fresh.testKey), { now: new Date(Date.now() + 3_600_000) });
   expect(await purgeRateLimits(t.db())).toBeGreaterThanOrEqual(1);
-  expect(await tatAhead(old.keyId, T0)).toBeNull();
-  expect(await tatAhead(current.keyId, T0)).not.toBeNull();
+  expect(await logOf(old.keyId, T0)).toBeNull();
+  expect(await logOf(current.keyId, T0)).not.toBeNull();
 });
 
 describe('refused keys are not counted', () => {
@@ -145,11 +159,11 @@ describe('refused keys are not counted', () => {
     const acct = await createTestAccount(t.db());
     expect(await codeOf(authenticate(t.db(), withKey(acct.liveKey)))).toBe('live_mode_disabled');
     const [key] = await t.db().execute<{ id: string }>(sql`select id from api_keys where account_id = ${acct.accountId} and mode = 'live'`);
-    expect(await tatAhead(key!.id, T0)).toBeNull();
+    expect(await logOf(key!.id, T0)).toBeNull();
     await enableLive(t.db(), acct.accountId);
     const live = await authenticate(t.db(), withKey(acct.liveKey), { now: T0 });
     expect(live.scope.mode).toBe('live');
-    expect(await tatAhead(key!.id, T0)).toBe(600);
+    expect(await logOf(key!.id, T0)).toEqual([0]);
   });
 
   test('a revoked key and a disabled account are api_key_invalid', async () => {

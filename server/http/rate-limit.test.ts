@@ -1,95 +1,104 @@
 import { expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
-import { checkQuota, gcraParams, gcraStep } from './rate-limit';
+import { checkQuota, slidingLogStep } from './rate-limit';
 
 const SECOND = 1_000_000;
 
-/** Sends a request at each time (µs) through the pure limiter; returns the times that were accepted. */
-function run(times: readonly number[], limit = 100): number[] {
-  let tat: number | null = null;
-  const accepted: number[] = [];
-  for (const now of times) {
-    const step = gcraStep(tat, now, limit);
-    tat = step.tatUs;
-    if (step.allowed) accepted.push(now);
-  }
-  return accepted;
+type Answer = { at: number; allowed: boolean; remaining: number; reset: number; retryAfter?: number };
+
+/** Sends a request at each time (µs) through the pure limiter; returns what each was answered. */
+function run(times: readonly number[], limit = 100): Answer[] {
+  let log: number[] = [];
+  return times.map((at) => {
+    const step = slidingLogStep(log, at, limit);
+    log = step.logUs;
+    try {
+      const q = checkQuota(step.allowed, step.used, step.freesInUs, limit);
+      return { at, allowed: true, remaining: q.remaining, reset: q.resetSeconds };
+    } catch (err) {
+      const h = (err as AppError).extra.headers!;
+      return { at, allowed: false, remaining: Number(h['RateLimit-Remaining']), reset: Number(h['RateLimit-Reset']), retryAfter: Number(h['Retry-After']) };
+    }
+  });
 }
 
-/** The most accepted requests inside any window of `widthUs` (windows start at an accepted request). */
-function mostInWindow(accepted: readonly number[], widthUs: number): number {
+/** The most admitted requests inside any 60-second window [t, t + 60 s). */
+function mostInAMinute(answers: readonly Answer[]): number {
+  const admitted = answers.filter((a) => a.allowed).map((a) => a.at);
   let most = 0;
-  for (let i = 0, j = 0; i < accepted.length; i++) {
-    while (accepted[j]! <= accepted[i]! - widthUs) j++;
+  for (let i = 0, j = 0; i < admitted.length; i++) {
+    while (admitted[j]! <= admitted[i]! - 60 * SECOND) j++;
     most = Math.max(most, i - j + 1);
   }
   return most;
 }
 
-test('100 a minute: the emission interval is 0.6 s and the burst tolerance 99 intervals', () => {
-  expect(gcraParams(100)).toEqual({ emissionUs: 600_000, burstUs: 59_400_000 });
-  expect(gcraParams(3)).toEqual({ emissionUs: 20 * SECOND, burstUs: 40 * SECOND });
+test('100 requests spread over 10 s: Remaining goes 99 … 0, the 101st within the minute is refused', () => {
+  const times = Array.from({ length: 101 }, (_, i) => i * 100_000);
+  const answers = run(times);
+  expect(answers.slice(0, 100).map((a) => a.remaining)).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+  expect(answers.slice(0, 100).every((a) => a.allowed)).toBe(true);
+  // the oldest (at 0) leaves the window at 60 s: the 101st, at 10 s, may come back in 50 s
+  expect(answers[100]).toEqual({ at: 10 * SECOND, allowed: false, remaining: 0, reset: 50, retryAfter: 50 });
 });
 
-test('a fresh key may send 100 at once; the 101st at the same instant is refused and moves nothing', () => {
-  const t0 = 1_000 * SECOND;
-  let tat: number | null = null;
-  for (let i = 0; i < 100; i++) {
-    const step = gcraStep(tat, t0, 100);
-    expect(step.allowed).toBe(true);
-    expect(checkQuota(true, step.aheadUs).remaining).toBe(99 - i);
-    tat = step.tatUs;
+test('two requests far apart each take one: Remaining does not refill while both are in the window', () => {
+  const answers = run([0, 30 * SECOND, 59 * SECOND]);
+  expect(answers.map((a) => a.remaining)).toEqual([99, 98, 97]);
+  expect(answers.map((a) => a.reset)).toEqual([60, 30, 1]);
+});
+
+test('a request fits again exactly when the oldest admitted one is 60 s old, and only one', () => {
+  const burst = [0, ...Array.from({ length: 99 }, () => SECOND)];
+  const answers = run([...burst, 59_999_999, 60 * SECOND, 60 * SECOND]);
+  expect(answers[100]).toMatchObject({ allowed: false, retryAfter: 1 });
+  expect(answers[101]).toMatchObject({ allowed: true, remaining: 0, reset: 1 });
+  expect(answers[102]).toMatchObject({ allowed: false, retryAfter: 1 });
+});
+
+test('refused requests use nothing: hammering while full does not push the next admission later', () => {
+  const burst = Array.from({ length: 100 }, (_, i) => i * 10_000);
+  const hammer = Array.from({ length: 500 }, (_, i) => SECOND + i * 100_000);
+  const answers = run([...burst, ...hammer, 60 * SECOND]);
+  expect(answers.slice(100, 600).some((a) => a.allowed)).toBe(false);
+  expect(answers.at(-1)).toMatchObject({ allowed: true });
+});
+
+test('no 60 seconds ever hold more than 100 admitted requests, at any request pattern', () => {
+  const steady = Array.from({ length: 18_000 }, (_, i) => 5 * SECOND + i * 10_000);
+  const edges = [...Array.from({ length: 100 }, () => 60 * SECOND - 1), ...Array.from({ length: 100 }, () => 60 * SECOND + 1)];
+  let seed = 7;
+  const random = Array.from({ length: 5_000 }, () => (seed = (seed * 48_271) % 2_147_483_647) % (200 * SECOND)).sort((a, b) => a - b);
+  for (const times of [steady, edges, random]) {
+    const answers = run(times);
+    expect(mostInAMinute(answers)).toBeLessThanOrEqual(100);
   }
-  const refused = gcraStep(tat, t0, 100);
-  expect(refused).toEqual({ allowed: false, tatUs: tat, aheadUs: 60 * SECOND });
+  // the steady sender gets its 100 in every minute: 3 minutes of requests admit 100 per started minute
+  expect(run(steady).filter((a) => a.allowed)).toHaveLength(300);
 });
 
-test('after a burst the quota refills one request per 0.6 s', () => {
-  const t0 = 0;
-  const times = [...Array.from({ length: 100 }, () => t0), t0 + 599_999, t0 + 600_000, t0 + 600_001, t0 + 1_200_000];
-  expect(run(times).slice(100)).toEqual([t0 + 600_000, t0 + 1_200_000]);
+test('a small limit: 3 a minute', () => {
+  const answers = run([0, 0, 20 * SECOND, 21 * SECOND, 60 * SECOND, 60 * SECOND, 61 * SECOND], 3);
+  expect(answers.map((a) => [a.allowed, a.remaining, a.reset, a.retryAfter])).toEqual([
+    [true, 2, 60, undefined],
+    [true, 1, 60, undefined],
+    [true, 0, 40, undefined],
+    [false, 0, 39, 39],
+    [true, 1, 20, undefined], // both entries at 0 left; the one at 20 s remains
+    [true, 0, 20, undefined],
+    [false, 0, 19, 19],
+  ]);
 });
 
-test('no burst of 200 fits across a minute edge: 100 just before and 100 just after it give 100', () => {
-  const edge = 60 * SECOND;
-  const times = [...Array.from({ length: 100 }, () => edge - 100_000), ...Array.from({ length: 100 }, () => edge + 100_000)];
-  expect(run(times)).toHaveLength(100);
-});
-
-test('a client sending every 10 ms for three minutes never gets more than 100 within a second, nor 200 within a minute', () => {
-  const times = Array.from({ length: 18_000 }, (_, i) => 5 * SECOND + i * 10_000);
-  const accepted = run(times);
-  expect(mostInWindow(accepted, SECOND)).toBeLessThanOrEqual(102);
-  expect(mostInWindow(accepted, 60 * SECOND)).toBeLessThan(200);
-  // the sustained rate is the 100 a minute the spec promises: the burst, then one per interval
-  expect(accepted).toHaveLength(100 + Math.floor((times.at(-1)! - times[0]!) / 600_000));
-});
-
-test('quota headers: Remaining counts what still fits now, Reset the seconds until the whole quota is back', () => {
-  expect(checkQuota(true, 600_000)).toEqual({ limit: 100, remaining: 99, resetSeconds: 1 });
-  expect(checkQuota(true, 1_200_000)).toEqual({ limit: 100, remaining: 98, resetSeconds: 2 });
-  expect(checkQuota(true, 59_400_001)).toEqual({ limit: 100, remaining: 0, resetSeconds: 60 });
-  expect(checkQuota(true, 60_000_000)).toEqual({ limit: 100, remaining: 0, resetSeconds: 60 });
-  expect(checkQuota(true, 0).resetSeconds).toBe(1);
-});
-
-test('a refused request is 429 rate_limited with Retry-After: the seconds until one request fits', () => {
-  const refuse = (aheadUs: number) => {
-    try {
-      checkQuota(false, aheadUs);
-    } catch (err) {
-      expect(err).toBeInstanceOf(AppError);
-      expect((err as AppError).code).toBe('rate_limited');
-      return (err as AppError).extra.headers;
-    }
-    throw new Error('not refused');
-  };
-  expect(refuse(60 * SECOND)).toEqual({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '60', 'Retry-After': '1' });
-  expect(refuse(59_400_001)?.['Retry-After']).toBe('1');
-  expect(() => checkQuota(false, 60 * SECOND, 3)).toThrow(AppError);
+test('the quota headers: Reset and Retry-After round up to whole seconds, at least 1', () => {
+  expect(checkQuota(true, 1, 60 * SECOND)).toEqual({ limit: 100, remaining: 99, resetSeconds: 60 });
+  expect(checkQuota(true, 100, 1)).toEqual({ limit: 100, remaining: 0, resetSeconds: 1 });
+  expect(checkQuota(true, 100, 0).resetSeconds).toBe(1);
+  expect(() => checkQuota(false, 100, 1_500_000)).toThrow(AppError);
   try {
-    checkQuota(false, 60 * SECOND, 3);
+    checkQuota(false, 100, 1_500_000);
   } catch (err) {
-    expect((err as AppError).extra.headers?.['Retry-After']).toBe('20');
+    expect((err as AppError).code).toBe('rate_limited');
+    expect((err as AppError).extra.headers).toEqual({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2', 'Retry-After': '2' });
   }
 });

@@ -3,52 +3,42 @@ import type { Db } from '@/server/db/client';
 import { AppError } from '@/server/errors';
 
 export const REQUESTS_PER_MINUTE = 100;
+/** Spec section 8: the limit counts the requests of the last minute. */
+export const WINDOW_US = 60_000_000;
 
 export type Quota = { limit: number; remaining: number; resetSeconds: number };
 
 /**
- * Spec section 8, "100 per minute", as a GCRA (generic cell rate algorithm): each key has a theoretical arrival
- * time `tat` in `api_rate_limits`; every accepted request moves it one emission interval (60 s / limit = 0.6 s) on
- * from max(tat, now), and a request is accepted while tat stays at most one minute ahead of now. So a key may
- * send `limit` requests at once, then one per interval as they refill: unlike fixed windows, no second burst fits
- * right after a window edge, and 200 requests take at least a minute at every instant. Refused requests do not move
- * tat. Times are whole microseconds, as PostgreSQL keeps them.
+ * Spec section 8, "100 per minute", as a sliding log: each key's row in `api_rate_limits` keeps the times of its
+ * admitted requests of the last minute, oldest first. A request is admitted while fewer than `limit` of them lie
+ * within the minute before it, so no 60 seconds ever hold more than `limit` admitted requests; a refused request
+ * stores nothing. As the log is sorted, the test is one look-up: the entry `limit − 1` places from the end has left
+ * the window. Times are whole microseconds, as PostgreSQL keeps them.
  */
-export function gcraParams(limit: number): { emissionUs: number; burstUs: number } {
-  const emissionUs = Math.round(60_000_000 / limit);
-  return { emissionUs, burstUs: (limit - 1) * emissionUs };
-}
-
-export type GcraStep = { allowed: boolean; tatUs: number | null; aheadUs: number };
+export type SlidingLogStep = { allowed: boolean; logUs: number[]; used: number; freesInUs: number };
 
 /**
- * One request at `nowUs` against the stored `tatUs` (null: none stored, a full quota): the arithmetic the
- * statement in authenticate.ts does, in plain numbers. `aheadUs` is tat − now after the request.
+ * One request at `nowUs` against the stored log (oldest first): the arithmetic the statement in authenticate.ts does,
+ * in plain numbers. `used` counts the log's requests in the window after the request; `freesInUs` is how long until
+ * the entry whose leaving lets one more request in leaves the window: the oldest when admitted, else the one
+ * `limit` places from the end.
  */
-export function gcraStep(tatUs: number | null, nowUs: number, limit: number): GcraStep {
-  const { emissionUs, burstUs } = gcraParams(limit);
-  if (tatUs !== null && tatUs - nowUs > burstUs) return { allowed: false, tatUs, aheadUs: tatUs - nowUs };
-  const next = Math.max(tatUs ?? nowUs, nowUs) + emissionUs;
-  return { allowed: true, tatUs: next, aheadUs: next - nowUs };
+export function slidingLogStep(logUs: readonly number[], nowUs: number, limit: number): SlidingLogStep {
+  const gate = logUs[logUs.length - limit];
+  if (gate !== undefined && gate > nowUs - WINDOW_US) return { allowed: false, logUs: [...logUs], used: limit, freesInUs: gate + WINDOW_US - nowUs };
+  const log = [...logUs.filter((t) => t > nowUs - WINDOW_US), nowUs].sort((a, b) => a - b);
+  return { allowed: true, logUs: log, used: log.length, freesInUs: log[0]! + WINDOW_US - nowUs };
 }
 
 /**
- * The headers' quota after a request whose tat is now `aheadUs` ahead: Remaining is how many more requests would be
- * accepted right now, Reset the seconds until the whole quota is back. A refused request throws 429 rate_limited
+ * The headers' quota after a request: Remaining is how many more requests fit right now (0 after the limit-th),
+ * Reset the seconds until the oldest admitted request leaves the window. A refused request throws 429 rate_limited
  * with Retry-After, the seconds until one request fits again.
  */
-export function checkQuota(allowed: boolean, aheadUs: number, limit = REQUESTS_PER_MINUTE): Quota {
-  const { emissionUs, burstUs } = gcraParams(limit);
-  const ahead = Math.max(0, aheadUs);
-  const quota = {
-    limit,
-    remaining: allowed ? Math.max(0, Math.floor((burstUs + emissionUs - ahead) / emissionUs)) : 0,
-    resetSeconds: Math.max(1, Math.ceil(ahead / 1_000_000)),
-  };
-  if (!allowed) {
-    const retryAfter = Math.max(1, Math.ceil((ahead - burstUs) / 1_000_000));
-    throw new AppError('rate_limited', undefined, undefined, { headers: { ...quotaHeaders(quota), 'Retry-After': String(retryAfter) } });
-  }
+export function checkQuota(allowed: boolean, used: number, freesInUs: number, limit = REQUESTS_PER_MINUTE): Quota {
+  const resetSeconds = Math.max(1, Math.ceil(freesInUs / 1_000_000));
+  const quota = { limit, remaining: allowed ? Math.max(0, limit - used) : 0, resetSeconds };
+  if (!allowed) throw new AppError('rate_limited', undefined, undefined, { headers: { ...quotaHeaders(quota), 'Retry-After': String(resetSeconds) } });
   return quota;
 }
 
@@ -58,9 +48,11 @@ export const quotaHeaders = (q: Quota): Record<string, string> => ({
   'RateLimit-Reset': String(q.resetSeconds),
 });
 
-/** A tat in the past is a full quota, the same as no row; the worker's maintenance cron drops such rows. */
+/** A log whose newest entry has left the window is a full quota, the same as no row; the maintenance cron drops it. */
 export async function purgeRateLimits(db: Db): Promise<number> {
-  const rows = await db.execute(sql`delete from api_rate_limits where tat < now() returning bucket`);
+  const rows = await db.execute(
+    sql`delete from api_rate_limits where admitted[cardinality(admitted)] <= now() - ${WINDOW_US}::int * interval '1 microsecond' returning bucket`,
+  );
   return rows.length;
 }
 

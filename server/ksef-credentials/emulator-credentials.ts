@@ -2,27 +2,37 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes } from '@/server/db/schema';
-import { isEmulatorIssued, saveKsefCredential } from './credentials';
-import { issueEmulatorToken } from './emulator-control';
+import { isEmulatorIssued, saveKsefCredential, type StoredCredential } from './credentials';
+import { issueEmulatorCertificate, issueEmulatorToken } from './emulator-control';
 
 /**
- * Test mode against the local KSeF emulator (dev and e2e only): asks the emulator's control endpoint for a KSeF
- * token of the seller's NIP and saves it. Fails with a clear message when the URL is not an emulator.
+ * Test mode against the local KSeF emulator (dev and e2e only): asks the emulator's control endpoint for test
+ * credentials of the seller's NIP and saves them. A KSeF token is the quickest; a test certificate logs in with
+ * XAdES, which KSeF requires before it issues certificates, so with it an Offline certificate can be enrolled and
+ * offline issuing tried (certyfikaty-KSeF.md: a KSeF-token login gets 25001/25002). Fails with a clear message when
+ * the URL is not an emulator.
  */
-export async function connectToEmulator(db: Db, scope: Scope, emulatorBaseUrl: string): Promise<void> {
+export async function connectToEmulator(db: Db, scope: Scope, emulatorBaseUrl: string, kind: StoredCredential['kind'] = 'token'): Promise<void> {
   if (scope.mode !== 'test') throw new Error('only test mode can use the KSeF emulator');
   const [mode] = await db.select({ nip: accountModes.sellerNip }).from(accountModes).where(inScope(accountModes, scope));
-  if (!mode?.nip) throw new Error('set the seller NIP first: the emulator issues a token for that NIP');
-  let token: string;
+  if (!mode?.nip) throw new Error('set the seller NIP first: the emulator issues credentials for that NIP');
+  let credential: StoredCredential;
   try {
-    ({ token } = await issueEmulatorToken(emulatorBaseUrl, mode.nip));
+    if (kind === 'token') credential = { kind, token: (await issueEmulatorToken(emulatorBaseUrl, mode.nip)).token, issuer: 'emulator' };
+    else {
+      const { certificatePem, privateKeyPem } = await issueEmulatorCertificate(emulatorBaseUrl, mode.nip);
+      credential = { kind, certificatePem, privateKeyPem };
+    }
   } catch (err) {
     throw new Error(`no KSeF emulator answered at ${emulatorBaseUrl} (${err instanceof Error ? err.message : String(err)})`);
   }
-  await saveKsefCredential(db, scope, { kind: 'token', token, issuer: 'emulator' });
+  await saveKsefCredential(db, scope, credential);
 }
 
-/** The emulator forgets everything on restart; the dev stack re-issues the tokens it gave before. */
+/**
+ * The emulator forgets everything on restart; the dev stack re-issues the tokens it gave before. Its test
+ * certificates need nothing: the emulator, like the test environment, accepts any self-signed one of the NIP.
+ */
 export async function reconnectEmulatorScopes(db: Db, emulatorBaseUrl: string): Promise<number> {
   const rows = await db
     .select({ accountId: accountModes.accountId, sealed: accountModes.ksefCredential })

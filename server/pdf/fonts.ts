@@ -15,7 +15,9 @@ let loaded: Record<FontWeight, FontkitFont> | undefined;
 /** The TTFs come from the dejavu-fonts-ttf npm package: no network, no system fonts (WOFF2 crashes fontkit). */
 function loadFonts(): Record<FontWeight, FontkitFont> {
   if (loaded) return loaded;
-  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+  // resolved by Node at run time: a bundler (the web renders a PDF a buyer opens before the worker did) would
+  // replace the path with one of its own that is no file
+  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve(/* webpackIgnore: true */ 'dejavu-fonts-ttf/package.json')), 'ttf');
   const load = (w: FontWeight): FontkitFont => {
     const { file, postscriptName } = FILES[w];
     return createFont(slimFont(readFileSync(path.join(dir, file)), postscriptName)) as FontkitFont;

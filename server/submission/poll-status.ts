@@ -5,6 +5,7 @@ import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
 import { offlineAcceptancePatch } from '@/server/documents/offline';
 import { transition } from '@/server/documents/transition';
+import { randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefClient } from '@/server/ksef/client';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
@@ -76,7 +77,16 @@ async function again(db: Db, doc: DocumentRow, poll: number, delayMs: number): P
 
 export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {
   await withLockedDocument(db, doc.id, ['sending'], async (tx, locked) => {
-    const accepted = await transition(tx, locked, 'accepted', { ...patch, ...offlineAcceptancePatch(locked, new Date()), ksefNumber, upoXml, lastError: null });
+    // the buyer's link exists from acceptance on, so the accepted event and its webhooks carry pdf_url (/d/{token} renders on demand)
+    const pdfToken = locked.pdfToken ?? randomToken(128);
+    const accepted = await transition(tx, locked, 'accepted', {
+      ...patch,
+      ...offlineAcceptancePatch(locked, new Date()),
+      ksefNumber,
+      upoXml,
+      lastError: null,
+      pdfToken,
+    });
     await enqueue(tx, 'pdf_render', { documentId: accepted.id });
   });
 }

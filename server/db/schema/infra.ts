@@ -21,12 +21,13 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * The rate limiter's state per API key (server/http/rate-limit.ts, GCRA), shared by every web process: one row,
- * updated in place. `tat` has no index, so that the hot path's update stays a HOT update; the hourly purge scans.
+ * The rate limiter's state per API key (server/http/rate-limit.ts, a sliding log), shared by every web process: one
+ * row, updated in place, holding the times of the key's admitted requests of the last minute, oldest first (at most
+ * the limit, 100 × 8 bytes). No index on it, so that the hot path's update stays a HOT update; the hourly purge scans.
  */
 export const apiRateLimits = pgTable('api_rate_limits', {
   bucket: text().primaryKey(),
-  tat: timestamp({ withTimezone: true }).notNull(),
+  admitted: timestamp({ withTimezone: true }).array().notNull(),
 });
 
 /** KSeF authentication and sessions per (account, mode); secrets sealed like credentials. */

@@ -39,11 +39,14 @@ export const ksefRouter = router({
     return saveAndCheckKsefCredential(ctx.db, ctx.scope, { kind: 'certificate', ...pair });
   }),
   testConnection: scopedProcedure.mutation(({ ctx }) => checkKsefConnection(ctx.db, ctx.scope)),
-  /** Test mode with the local emulator only: a token of the seller's NIP, saved like a pasted one. */
-  connectEmulator: scopedProcedure.mutation(async ({ ctx }) => {
+  /**
+   * Test mode with the local emulator only: a token of the seller's NIP, or a test certificate (which may enrol an
+   * Offline certificate), saved like an uploaded one.
+   */
+  connectEmulator: scopedProcedure.input(z.object({ kind: z.enum(['token', 'certificate']).default('token') }).optional()).mutation(async ({ ctx, input }) => {
     if (ctx.scope.mode !== 'test' || !(await isKsefEmulator())) throw new TRPCError({ code: 'BAD_REQUEST', message: 'The KSeF emulator is not running.' });
     try {
-      await connectToEmulator(ctx.db, ctx.scope, ksefBaseUrl('test'));
+      await connectToEmulator(ctx.db, ctx.scope, ksefBaseUrl('test'), input?.kind ?? 'token');
     } catch (err) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: err instanceof Error ? err.message : String(err) });
     }

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
+import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
 import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
 import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
 import { enrolOfflineCertificate, finishOfflineEnrolment, TOKEN_CANNOT_ENROL } from '@/server/submission/enrol-offline-certificate';
@@ -18,6 +19,9 @@ const ZCertificateUpload = z.discriminatedUnion('format', [
   }),
 ]);
 
+/** Against the local emulator a certificate login is one click away, on the same page (ksef-connection.tsx). */
+const EMULATOR_CERTIFICATE_HINT = 'In test mode with the local KSeF emulator, "Create a test certificate" above gives such a login.';
+
 /** Offline issuing (issue 17): the KSeF Offline certificate, the setting, enrolment, deadlines, technical correction. */
 export const offlineRouter = router({
   status: scopedProcedure.query(async ({ ctx }) => {
@@ -29,7 +33,12 @@ export const offlineRouter = router({
       enrolmentError: mode.offlineEnrolmentError,
       // enrolment needs a XAdES login: a KSeF-token connection cannot enrol (25001/25002)
       canEnrol: mode.ksefCredentialKind === 'certificate',
-      cannotEnrolReason: mode.ksefCredentialKind === 'certificate' ? null : TOKEN_CANNOT_ENROL,
+      cannotEnrolReason:
+        mode.ksefCredentialKind === 'certificate'
+          ? null
+          : ctx.scope.mode === 'test' && (await isKsefEmulator())
+            ? `${TOKEN_CANNOT_ENROL} ${EMULATOR_CERTIFICATE_HINT}`
+            : TOKEN_CANNOT_ENROL,
       ...(await getOfflinePolicy(ctx.db, ctx.scope)),
       summary: await offlineSummary(ctx.db, ctx.scope, now),
     };
