@@ -1,3 +1,4 @@
+import './check-config-first';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { restartAfter } from './restart-policy';
 import { sql } from 'drizzle-orm';
@@ -249,17 +250,24 @@ async function main() {
   log(located.embedded ? `embedded PostgreSQL: ${located.url}` : 'PostgreSQL from DATABASE_URL');
   await migrateDatabase(located.url);
   log('migrations applied');
+  // the local stack is a developer's machine (DESIGN.md "Processes"): the emulated shop and a developer's webhook
+  // receiver are on loopback, so test mode may reach private addresses here, in this process and in its children
+  process.env.ALLOW_PRIVATE_TARGETS ??= '1';
+  resetConfig();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: located.url,
     APP_SECRET: loadAppSecret(),
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: '1',
-    // `npm run dev`: a developer's webhook receiver runs on this machine (test mode only; README: configuration)
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (production ? '0' : '1'),
   };
   const emulators = await startEmulators(env);
-  writeStackFile({ KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL, NBP_BASE_URL: env.NBP_BASE_URL, SMTP_URL: env.SMTP_URL });
+  writeStackFile({
+    KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL,
+    NBP_BASE_URL: env.NBP_BASE_URL,
+    SMTP_URL: env.SMTP_URL,
+    ALLOW_PRIVATE_TARGETS: env.ALLOW_PRIVATE_TARGETS,
+  });
   process.env.KSEF_TEST_BASE_URL = env.KSEF_TEST_BASE_URL;
   resetConfig();
   await ensureDemoAccount(located.url, emulators.ksef);
