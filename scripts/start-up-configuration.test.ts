@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { configProblems, ROOT } from '@/server/config';
 
@@ -48,7 +47,10 @@ describe('configProblems', () => {
     [{ PORT: '0' }, 'PORT is 0. Fix: use a number above 0, or unset it for the default (3000).'],
     [{ PORT: '80.5' }, 'PORT is "80.5", not a whole number. Fix: use a whole number, or unset it for the default (3000).'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL is "verbose". Fix: use one of fatal, error, warn, info, debug, trace, silent, or unset it for the default (info).'],
-    [{ PUBLIC_BASE_URL: 'relay.example.pl' }, 'PUBLIC_BASE_URL is "relay.example.pl", not an absolute URL. Fix: use an absolute URL such as https://relay.example.pl, or unset it.'],
+    [
+      { PUBLIC_BASE_URL: 'relay.example.pl' },
+      'PUBLIC_BASE_URL is "relay.example.pl", not an absolute URL. Fix: use an absolute URL such as https://relay.example.pl, or unset it.',
+    ],
     [{ KSEF_RETRY_SCALE: '2' }, 'KSEF_RETRY_SCALE is 2. Fix: use a number of at most 1, or unset it for the default (1).'],
   ])('%o', (env, line) => expect(configProblems(env)).toEqual([line]));
 

@@ -76,7 +76,7 @@ export type ConfigKey = keyof typeof ZConfig.shape;
 export type Config = z.infer<typeof ZConfig> & { PUBLIC_BASE_URL: string; ERRORS_PAGE_URL: string };
 
 /** `NAME=` with nothing after it means unset, as in most .env conventions (else '' would coerce to 0 or fail). */
-const setValues = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+const setValues = (env: Record<string, string | undefined>) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
 
 /** Values never echoed back in a problem line (they are credentials or hold them). */
 const SECRET: ReadonlySet<string> = new Set<ConfigKey>(['APP_SECRET', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL']);
@@ -91,7 +91,10 @@ function describeIssue(issue: z.core.$ZodIssue, value: string): { problem: strin
     case 'too_big':
       return { problem: `is ${value}`, fix: `use a number ${issue.inclusive ? 'of at most' : 'below'} ${issue.maximum}` };
     case 'invalid_type':
-      return { problem: `is "${value}", not a ${issue.expected === 'int' ? 'whole number' : issue.expected}`, fix: `use a ${issue.expected === 'int' ? 'whole number' : issue.expected}` };
+      return {
+        problem: `is "${value}", not a ${issue.expected === 'int' ? 'whole number' : issue.expected}`,
+        fix: `use a ${issue.expected === 'int' ? 'whole number' : issue.expected}`,
+      };
     case 'invalid_value':
       return { problem: `is "${value}"`, fix: `use one of ${issue.values.map(String).join(', ')}` };
     case 'invalid_format':
@@ -114,7 +117,7 @@ function unsetHint(key: ConfigKey): string {
  * One line per bad variable of `env` (its name, the value's problem, how to fix it), and per variable a process needs
  * that is unset; empty when the configuration is whole. Secrets are described, never echoed.
  */
-export function configProblems(env: NodeJS.ProcessEnv, required: readonly ConfigKey[] = []): string[] {
+export function configProblems(env: Record<string, string | undefined>, required: readonly ConfigKey[] = []): string[] {
   const result = ZConfig.safeParse(setValues(env));
   const problems = new Map<string, string>();
   for (const key of required) if (!env[key]) problems.set(key, `${key} is not set. Fix: set it; this process cannot run without it.`);
