@@ -206,6 +206,7 @@ async function ensureDemoStore(url: string, woo: string): Promise<void> {
     if (store) await syncStore(db, store.id);
     log(`demo store ${id}: emulated WooCommerce at ${woo}; place a paid B2B order with`);
     log(`  curl -X POST ${woo}/__control/orders -H 'content-type: application/json' -d '{"nip":"3861610227","paid":true}'`);
+    log(`  then curl ${woo}/__control/orders/<id from its answer> shows our note and _ksef_* meta once the invoice is accepted`);
   } catch (err) {
     log(`demo store not connected: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
