@@ -126,7 +126,7 @@ export function configProblems(env: Record<string, string | undefined>, required
     if (problems.has(key)) continue;
     const raw = env[key] ?? '';
     const { problem, fix } = describeIssue(issue, raw);
-    const shown = SECRET.has(key) && problem.includes(raw) ? 'is not valid' : problem;
+    const shown = SECRET.has(key) && issue.code !== 'too_small' ? 'is not valid' : problem; // a length tells nothing
     problems.set(key, `${key} ${shown}. Fix: ${fix}${unsetHint(key)}.`);
   }
   return [...problems.values()];
