@@ -132,14 +132,6 @@ export function configProblems(env: Record<string, string | undefined>, required
   return [...problems.values()];
 }
 
-/** A bad environment, as the lines configProblems gives; entry points print them instead of a stack trace. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-    this.name = 'ConfigError';
-  }
-}
-
 /**
  * The first step of every process (web, worker, migrate, CLI, stack runner): a bad configuration ends it with one
  * line per bad variable on stderr and exit code 1, before anything starts.
@@ -157,7 +149,8 @@ let cached: Config | undefined;
 export function config(): Config {
   if (cached) return cached;
   const result = ZConfig.safeParse(setValues(process.env));
-  if (!result.success) throw new ConfigError(configProblems(process.env));
+  // entry points check first (checkConfigAtStart); this only fires for code run without one, such as a test
+  if (!result.success) throw new Error(`bad configuration:\n${configProblems(process.env).join('\n')}`);
   const parsed = result.data;
   const publicBase = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, '');
   cached = { ...parsed, PUBLIC_BASE_URL: publicBase, ERRORS_PAGE_URL: parsed.ERRORS_PAGE_URL ?? `${publicBase}/docs/errors` };
