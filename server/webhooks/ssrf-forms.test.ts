@@ -100,8 +100,14 @@ describe('SSRF address forms', () => {
 
   test('a host name resolving to a private address is refused; the operator switch lets test mode use it', async () => {
     const resolve = async () => ['10.0.0.7'];
-    await expect(checkEndpointUrl('http://hooks.internal/x', 'test', resolve, { allowPrivate: false })).rejects.toMatchObject({ code: 'url_not_public', param: 'url' });
+    await expect(checkEndpointUrl('http://hooks.internal/x', 'test', resolve, { allowPrivate: false })).rejects.toMatchObject({
+      code: 'url_not_public',
+      param: 'url',
+    });
     await expect(checkEndpointUrl('http://hooks.internal/x', 'test', resolve, { allowPrivate: true })).resolves.toBeInstanceOf(URL);
-    await expect(checkEndpointUrl('https://hooks.internal/x', 'live', resolve, { allowPrivate: true })).rejects.toMatchObject({ code: 'url_not_public', param: 'url' });
+    await expect(checkEndpointUrl('https://hooks.internal/x', 'live', resolve, { allowPrivate: true })).rejects.toMatchObject({
+      code: 'url_not_public',
+      param: 'url',
+    });
   });
 });
