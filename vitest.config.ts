@@ -22,7 +22,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // the tests' webhook receivers listen on 127.0.0.1
-    env: { APP_SECRET: 'test-app-secret-not-for-production', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
+    env: { APP_SECRET: 'test-app-secret-not-for-production', ALLOW_PRIVATE_TARGETS: '1' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['**/*.test.ts', '**/*.test.tsx'], exclude: [...EXCLUDE, ...INTEGRATION] } },
       { extends: true, test: { name: 'integration', include: INTEGRATION, exclude: EXCLUDE, globalSetup: ['./test/global-setup.ts'] } },

@@ -96,7 +96,7 @@ async function main() {
   const common = {
     KSEF_TEST_BASE_URL: ksefUrl,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    ALLOW_PRIVATE_TARGETS: '1',
     METRICS_TOKEN,
   };
   const stack = await startBenchStack({ accounts: 0, env: { ...common, PGAPPNAME: 'kr-web' } });

@@ -54,7 +54,7 @@ async function main() {
     NBP_BASE_URL: nbp.url,
     SMTP_URL: smtp.url,
     // the newcomer's webhook receiver in the e2e run listens on 127.0.0.1
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_TIME_SCALE: '0.01',
   };
   const web: RunningProcess = await startWeb(env);

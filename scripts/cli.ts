@@ -1,3 +1,4 @@
+import './check-config-first';
 import { parseArgs } from 'node:util';
 import { enableLive, setMonthlyLimit } from '@/server/accounts/account-settings';
 import { createAccount } from '@/server/accounts/create-account';
@@ -12,7 +13,8 @@ import { connectStore } from '@/server/stores/connect';
 import { disconnectStore } from '@/server/stores/disconnect';
 import { updateStoreSettings, ZStoreSettings } from '@/server/stores/settings';
 import { syncStore } from '@/server/stores/sync';
-import { ksefEmulatorUrl, loadAppSecret } from './stack-file';
+import { followStackPolicy, ksefEmulatorUrl, loadAppSecret } from './stack-file';
+import { AppError } from '@/server/errors';
 
 /** `npm run cli -- <group> <command> …`: each command prints one JSON line on stdout (tests and e2e read it). */
 const USAGE = `usage:
@@ -25,6 +27,9 @@ const USAGE = `usage:
       [--invoice-statuses processing,completed] [--nip-meta-keys _billing_nip,…] [--payment-methods gateway=transfer,…] [--no-customer-note]
   store disconnect ST
   store sync ST`;
+
+/** The `group command` pairs of USAGE, checked before the database is opened. */
+const COMMANDS = [...USAGE.matchAll(/^ {2}(\w+ [\w-]+)/gm)].map((m) => m[1]);
 
 class UsageError extends Error {}
 
@@ -52,7 +57,9 @@ async function main(argv: string[]): Promise<unknown> {
     },
   });
   const [group, command, arg] = positionals;
+  if (!COMMANDS.includes(`${group} ${command}`)) throw new UsageError(`unknown command\n${USAGE}`);
   loadAppSecret();
+  followStackPolicy();
   const located = await locateDatabase({ reuseRunning: true });
   await migrateDatabase(located.url);
   const db = createDb(located.url, { max: 2 });
@@ -135,8 +142,6 @@ async function main(argv: string[]): Promise<unknown> {
       case 'store sync':
         if (!arg) throw new UsageError('store id required');
         return { store: arg, ...(await syncStore(db, arg)) };
-      default:
-        throw new UsageError(`unknown command\n${USAGE}`);
     }
   } finally {
     await db.$client.end();
@@ -149,7 +154,8 @@ main(process.argv.slice(2)).then(
     process.stdout.write(`${JSON.stringify(out)}\n`);
   },
   (err: unknown) => {
-    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
+    const code = err instanceof AppError ? { code: err.code } : {};
+    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err), ...code })}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );

@@ -1,12 +1,11 @@
-import { config } from '@/server/config';
+import { checkConfigAtStart, config } from '@/server/config';
 import { migrateDatabase } from '@/server/db/migrate';
 import { log } from '@/server/observability/log';
 
 /** `npm run migrate`: brings DATABASE_URL to this build's schema (our migrations, then graphile-worker's). Run once per deploy, before the new web and worker processes. */
 async function main() {
-  const url = config().DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  await migrateDatabase(url);
+  checkConfigAtStart(['DATABASE_URL']);
+  await migrateDatabase(String(config().DATABASE_URL));
   log.info({}, 'migrations_applied');
 }
 

@@ -5,9 +5,9 @@ import { DATA_DIR } from '@/server/db/locate';
 import { randomToken } from '@/server/ids';
 
 const FILE = path.join(DATA_DIR, 'stack.json');
-type StackFile = { KSEF_TEST_BASE_URL?: string; NBP_BASE_URL?: string; SMTP_URL?: string };
+type StackFile = { KSEF_TEST_BASE_URL?: string; NBP_BASE_URL?: string; SMTP_URL?: string; ALLOW_PRIVATE_TARGETS?: string };
 
-/** The running stack's service URLs, so the CLI reaches the same emulators without any setting. */
+/** The running stack's service URLs and address policy, so the CLI reaches the same emulators without any setting. */
 export const writeStackFile = (values: StackFile) => writeFileSync(FILE, JSON.stringify(values, null, 2));
 
 export function readStackFile(): StackFile {
@@ -17,6 +17,14 @@ export function readStackFile(): StackFile {
 /** Where the local KSeF emulator is: the setting, the running stack's, or its default port. */
 export const ksefEmulatorUrl = (): string =>
   process.env.KSEF_TEST_BASE_URL ?? readStackFile().KSEF_TEST_BASE_URL ?? `http://127.0.0.1:${config().KSEF_EMULATOR_PORT}/v2`;
+
+/** The CLI beside a local stack follows its address policy (a store on loopback), unless the setting says otherwise. */
+export function followStackPolicy(): void {
+  const allow = readStackFile().ALLOW_PRIVATE_TARGETS;
+  if (process.env.ALLOW_PRIVATE_TARGETS !== undefined || allow === undefined) return;
+  process.env.ALLOW_PRIVATE_TARGETS = allow;
+  resetConfig();
+}
 
 /**
  * APP_SECRET from the environment, or the one the dev stack generated into .data/app-secret (created on first

@@ -45,7 +45,8 @@ function startStack(p: Awaited<ReturnType<typeof ports>>) {
     WOOCOMMERCE_EMULATOR_PORT: String(p.woo),
     STACK_SKIP_BUILD: '1',
   };
-  for (const k of ['DATABASE_URL', 'KSEF_TEST_BASE_URL', 'NBP_BASE_URL', 'SMTP_URL', 'APP_SECRET', 'PUBLIC_BASE_URL']) delete env[k];
+  // as a developer runs it: no address policy of the tests' own (the stack sets its own, DESIGN.md "Processes")
+  for (const k of ['DATABASE_URL', 'KSEF_TEST_BASE_URL', 'NBP_BASE_URL', 'SMTP_URL', 'APP_SECRET', 'PUBLIC_BASE_URL', 'ALLOW_PRIVATE_TARGETS']) delete env[k];
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/stack.ts'), '--production'], {
     cwd: ROOT,
     env,
@@ -98,6 +99,11 @@ test('npm start: demo account, accepted invoice, recovery after SIGKILL, clean C
   ).json()) as { id: number };
   const shopInvoice = async () => (await api.get(`/v1/invoices?external_id=${shopOrder.id}`)).body.data[0]?.status;
   await waitFor(async () => (await shopInvoice()) === 'accepted', 60_000, first.output);
+  // …and its note and meta come back to the order, as the README's second curl shows
+  const inShop = async () =>
+    (await (await fetch(`http://127.0.0.1:${p.woo}/__control/orders/${shopOrder.id}`)).json()) as { notes: { note: string }[]; meta_data: { key: string }[] };
+  await waitFor(async () => (await inShop()).meta_data.some((m) => m.key === '_ksef_number'), 60_000, first.output);
+  expect((await inShop()).notes[0]?.note).toMatch(/FV\/\d{4}\/\d{2}\/\d+/);
 
   // SIGKILL leaves children and PostgreSQL behind; the next start must clean up and come up on the same data
   const orphans = groupsOf();

@@ -1,3 +1,4 @@
+import './check-config-first';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { restartAfter } from './restart-policy';
@@ -206,6 +207,7 @@ async function ensureDemoStore(url: string, woo: string): Promise<void> {
     if (store) await syncStore(db, store.id);
     log(`demo store ${id}: emulated WooCommerce at ${woo}; place a paid B2B order with`);
     log(`  curl -X POST ${woo}/__control/orders -H 'content-type: application/json' -d '{"nip":"3861610227","paid":true}'`);
+    log(`  then curl ${woo}/__control/orders/<id from its answer> shows our note and _ksef_* meta once the invoice is accepted`);
   } catch (err) {
     log(`demo store not connected: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
@@ -250,19 +252,26 @@ async function main() {
   log(located.embedded ? `embedded PostgreSQL: ${located.url}` : 'PostgreSQL from DATABASE_URL');
   await migrateDatabase(located.url);
   log('migrations applied');
+  // the local stack is a developer's machine (DESIGN.md "Processes"): the emulated shop and a developer's webhook
+  // receiver are on loopback, so test mode may reach private addresses here, in this process and in its children
+  process.env.ALLOW_PRIVATE_TARGETS ??= '1';
+  resetConfig();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: located.url,
     APP_SECRET: loadAppSecret(),
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: '1',
-    // `npm run dev`: a developer's webhook receiver runs on this machine (test mode only; README: configuration)
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (production ? '0' : '1'),
     // /metrics answers 404 without a token: the local stack makes one per start and prints it below
     METRICS_TOKEN: process.env.METRICS_TOKEN ?? randomBytes(24).toString('base64url'),
   };
   const emulators = await startEmulators(env);
-  writeStackFile({ KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL, NBP_BASE_URL: env.NBP_BASE_URL, SMTP_URL: env.SMTP_URL });
+  writeStackFile({
+    KSEF_TEST_BASE_URL: env.KSEF_TEST_BASE_URL,
+    NBP_BASE_URL: env.NBP_BASE_URL,
+    SMTP_URL: env.SMTP_URL,
+    ALLOW_PRIVATE_TARGETS: env.ALLOW_PRIVATE_TARGETS,
+  });
   process.env.KSEF_TEST_BASE_URL = env.KSEF_TEST_BASE_URL;
   resetConfig();
   await ensureDemoAccount(located.url, emulators.ksef);

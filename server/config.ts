@@ -40,8 +40,8 @@ const ZConfig = z.object({
   /** Shrink retry schedules for tests and benchmarks (0.01: a minute becomes 0.6 s); 1 in production. */
   KSEF_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_RETRY_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
-  /** Test-mode webhooks may target private, loopback and link-local addresses (a local receiver); never live mode. */
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
+  /** Test mode may reach private, loopback and link-local addresses (webhooks, stores); never live mode. The local stack sets 1. */
+  ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
   /** Local state of the dev stack (embedded database, app secret, demo account) and the embedded database's port. */
   KR_DATA_DIR: z.string().default(path.join(ROOT, '.data')),
   EMBEDDED_PG_PORT: z.coerce.number().int().positive().default(54329),
@@ -70,16 +70,88 @@ const ZConfig = z.object({
 });
 
 /** Every variable the service reads; README's configuration table lists exactly these (a test compares). */
-export const CONFIG_KEYS = Object.keys(ZConfig.shape) as (keyof typeof ZConfig.shape)[];
+export const CONFIG_KEYS = Object.keys(ZConfig.shape) as ConfigKey[];
+export type ConfigKey = keyof typeof ZConfig.shape;
 
 export type Config = z.infer<typeof ZConfig> & { PUBLIC_BASE_URL: string; ERRORS_PAGE_URL: string };
+
+/** `NAME=` with nothing after it means unset, as in most .env conventions (else '' would coerce to 0 or fail). */
+const setValues = (env: Record<string, string | undefined>) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+
+/** Values never echoed back in a problem line (they are credentials or hold them). */
+const SECRET: ReadonlySet<string> = new Set<ConfigKey>(['APP_SECRET', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL']);
+
+/** What is wrong with a value and what a good one looks like, in words, from zod's issue about it. */
+function describeIssue(issue: z.core.$ZodIssue, value: string): { problem: string; fix: string } {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string'
+        ? { problem: `has ${value.length} character${value.length === 1 ? '' : 's'}`, fix: `use at least ${issue.minimum} characters` }
+        : { problem: `is ${value}`, fix: `use a number ${issue.inclusive ? 'of at least' : 'above'} ${issue.minimum}` };
+    case 'too_big':
+      return { problem: `is ${value}`, fix: `use a number ${issue.inclusive ? 'of at most' : 'below'} ${issue.maximum}` };
+    case 'invalid_type':
+      return {
+        problem: `is "${value}", not a ${issue.expected === 'int' ? 'whole number' : issue.expected}`,
+        fix: `use a ${issue.expected === 'int' ? 'whole number' : issue.expected}`,
+      };
+    case 'invalid_value':
+      return { problem: `is "${value}"`, fix: `use one of ${issue.values.map(String).join(', ')}` };
+    case 'invalid_format':
+      return issue.format === 'url'
+        ? { problem: `is "${value}", not an absolute URL`, fix: 'use an absolute URL such as https://relay.example.pl' }
+        : { problem: `is not in ${issue.format} format`, fix: `use the ${issue.format} format` };
+    default:
+      return { problem: `is "${value}": ${issue.message}`, fix: 'correct the value' };
+  }
+}
+
+/** The other fix: unset a variable that has a default or may be left out. */
+function unsetHint(key: ConfigKey): string {
+  const schema = ZConfig.shape[key];
+  if (schema instanceof z.ZodDefault) return `, or unset it for the default (${String(schema.def.defaultValue)})`;
+  return schema.safeParse(undefined).success ? ', or unset it' : '';
+}
+
+/**
+ * One line per bad variable of `env` (its name, the value's problem, how to fix it), and per variable a process needs
+ * that is unset; empty when the configuration is whole. Secrets are described, never echoed.
+ */
+export function configProblems(env: Record<string, string | undefined>, required: readonly ConfigKey[] = []): string[] {
+  const result = ZConfig.safeParse(setValues(env));
+  const problems = new Map<string, string>();
+  for (const key of required) if (!env[key]) problems.set(key, `${key} is not set. Fix: set it; this process cannot run without it.`);
+  for (const issue of result.success ? [] : result.error.issues) {
+    const key = String(issue.path[0]) as ConfigKey;
+    if (problems.has(key)) continue;
+    const raw = env[key] ?? '';
+    const { problem, fix } = describeIssue(issue, raw);
+    const shown = SECRET.has(key) && issue.code !== 'too_small' ? 'is not valid' : problem; // a length tells nothing
+    problems.set(key, `${key} ${shown}. Fix: ${fix}${unsetHint(key)}.`);
+  }
+  return [...problems.values()];
+}
+
+/**
+ * The first step of every process (web, worker, migrate, CLI, stack runner): a bad configuration ends it with one
+ * line per bad variable on stderr and exit code 1, before anything starts.
+ */
+export function checkConfigAtStart(required: readonly ConfigKey[] = []): void {
+  const problems = configProblems(process.env, required);
+  if (problems.length === 0) return;
+  process.stderr.write(problems.map((line) => `configuration: ${line}\n`).join(''));
+  process.exit(1);
+}
 
 let cached: Config | undefined;
 
 /** Environment parsed once (t3 style); call sites read `config()` rather than process.env. */
 export function config(): Config {
   if (cached) return cached;
-  const parsed = ZConfig.parse(process.env);
+  const result = ZConfig.safeParse(setValues(process.env));
+  // entry points check first (checkConfigAtStart); this only fires for code run without one, such as a test
+  if (!result.success) throw new Error(`bad configuration:\n${configProblems(process.env).join('\n')}`);
+  const parsed = result.data;
   const publicBase = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, '');
   cached = { ...parsed, PUBLIC_BASE_URL: publicBase, ERRORS_PAGE_URL: parsed.ERRORS_PAGE_URL ?? `${publicBase}/docs/errors` };
   return cached;

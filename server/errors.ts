@@ -132,6 +132,12 @@ export const ERRORS = {
     message: 'The FA(3) XML has not been built yet.',
     help: 'The XML exists once the document has been numbered and built; retry after a few seconds.',
   },
+  url_not_public: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: 'The URL points at a private, loopback or link-local address.',
+    help: 'Use a public host. Test mode may reach private addresses where the operator sets ALLOW_PRIVATE_TARGETS=1 (the local stack does); live mode never.',
+  },
   webhook_endpoint_limit: {
     status: 400,
     type: 'invalid_request_error',

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { db } from '@/server/db/client';
-import { config } from '@/server/config';
+import { checkConfigAtStart, config } from '@/server/config';
 import { newId } from '@/server/ids';
 import { startWorkerRuntime } from '@/server/jobs/worker-runtime';
 import { limitHeapGrowth } from '@/server/observability/heap-growth';
@@ -10,9 +10,9 @@ import { CRONTAB, createTaskList, selectTasks } from './task-list';
 
 /** The worker process: graphile-worker over DATABASE_URL plus the heartbeat that frees dead workers' jobs. */
 async function main() {
+  checkConfigAtStart(['DATABASE_URL']);
   limitHeapGrowth();
-  const connectionString = config().DATABASE_URL;
-  if (!connectionString) throw new Error('DATABASE_URL is not set');
+  const connectionString = String(config().DATABASE_URL);
   const processId = `${hostname()}:${process.pid}:${newId('req').slice(4, 12)}`;
   const runtime = startWorkerRuntime({
     db: db(),

@@ -19,7 +19,7 @@ export function StoreView() {
   const disconnect = useMutation(trpc.stores.disconnect.mutationOptions({ onSettled: refresh }));
   const sync = useMutation(trpc.stores.sync.mutationOptions({ onSettled: refresh }));
   const [form, setForm] = useState({ url: '', consumerKey: '', consumerSecret: '' });
-  const failure = readError(connect.error);
+  const failure = readError(connect.error, t.errorCodes);
   const fieldError = (param: string) => (failure && failure.param === param ? failure.message : null);
 
   const submit = (e: FormEvent) => {

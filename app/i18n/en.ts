@@ -76,6 +76,11 @@ export const en: Dictionary = {
   payment: { card: 'card', transfer: 'bank transfer', cash: 'cash', mobile: 'mobile payment' },
   mail: { not_needed: 'not needed', pending: 'queued', sent: 'sent', failed: 'failed' },
   plan: { Unlimited: 'Unlimited' },
+  /** Error codes of the service (server/errors.ts) shown in the user's language; others keep the service's message. */
+  errorCodes: {
+    url_not_public:
+      'This address leads to a private, loopback (localhost) or link-local network. Test mode may use one where the operator sets ALLOW_PRIVATE_TARGETS=1 (`npm start` and `npm run dev` do); live mode never.',
+  } as Record<string, string>,
   kind: { invoice: 'Invoice', correction: 'Correction (KOR)' },
   attention: {
     title: 'Needs attention',

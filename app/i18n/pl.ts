@@ -75,6 +75,11 @@ export const pl = {
   payment: { card: 'karta płatnicza', transfer: 'przelew', cash: 'gotówka', mobile: 'płatność mobilna' },
   mail: { not_needed: 'nie dotyczy', pending: 'w kolejce', sent: 'wysłany', failed: 'nieudany' },
   plan: { Unlimited: 'bez limitu' } as Record<string, string>,
+  /** Error codes of the service (server/errors.ts) shown in the user's language; others keep the service's message. */
+  errorCodes: {
+    url_not_public:
+      'Ten adres prowadzi do sieci prywatnej, pętli zwrotnej (localhost) lub adresu lokalnego łącza. Tryb testowy może z nich korzystać, gdy operator ustawi ALLOW_PRIVATE_TARGETS=1 (robią to `npm start` i `npm run dev`); tryb produkcyjny nigdy.',
+  } as Record<string, string>,
   kind: { invoice: 'Faktura', correction: 'Korekta' },
   attention: {
     title: 'Wymaga uwagi',

@@ -183,7 +183,7 @@ export const OPERATIONS: Operation[] = [
     body: ZCreateWebhookEndpoint,
     idempotent: true,
     responses: [{ status: 201, description: 'Created', schema: ZWebhookEndpointWithSecret }],
-    errors: [...BODY_ERRORS, 'webhook_endpoint_limit'],
+    errors: [...BODY_ERRORS, 'url_not_public', 'webhook_endpoint_limit'],
   },
   {
     method: 'get',

@@ -52,7 +52,7 @@ export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: str
   const startedAt = o.now ?? new Date();
   const result: StoreSyncResult = { orders: 0, invoiced: 0, corrected: 0, webhooks: [] };
   try {
-    if (store.mode === 'live') await checkEndpointUrl(store.url, 'live');
+    await checkEndpointUrl(store.url, store.mode); // the connect-time policy, again: DNS or the setting may have changed
     const client = storeClient(store);
     result.webhooks = await repairWebhooks(db, store, client, o.deliveryBase);
     const since = new Date((store.lastSyncAt ?? store.createdAt).getTime() - OVERLAP_MS);

@@ -26,7 +26,7 @@ describe('live-mode webhook URL at creation', () => {
     ['IPv6 loopback', '::1'],
   ])('a host resolving to a %s address stays refused', async (_kind, address) => {
     await expect(checkEndpointUrl('https://internal.example/h', 'live', answers({ 'internal.example': ['93.184.216.34', address] }))).rejects.toMatchObject({
-      code: 'parameter_invalid',
+      code: 'url_not_public',
       param: 'url',
     });
   });
@@ -35,7 +35,7 @@ describe('live-mode webhook URL at creation', () => {
     'the literal %s stays refused without asking DNS',
     async (raw) => {
       const never: ResolveHost = () => Promise.reject(new Error('DNS must not be asked for a literal address'));
-      await expect(checkEndpointUrl(raw, 'live', never)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'url' });
+      await expect(checkEndpointUrl(raw, 'live', never)).rejects.toMatchObject({ code: 'url_not_public', param: 'url' });
     },
   );
 });

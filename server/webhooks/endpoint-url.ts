@@ -16,10 +16,11 @@ export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/,
 const invalidUrl = (message: string) => new AppError('parameter_invalid', 'url', message);
 
 /**
- * Whether a mode's endpoints may point at private, loopback or link-local addresses: only test mode, and only when
- * the operator sets WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (the dev stack and the tests do, for a local receiver).
+ * The one policy for outgoing URLs (webhook receivers and store URLs): whether a mode may reach private, loopback or
+ * link-local addresses. Only test mode, and only where ALLOW_PRIVATE_TARGETS=1: the local stack sets it (DESIGN.md
+ * "Processes": a developer's emulators and receiver live on loopback); production commands leave it to the operator.
  */
-export const privateTargetsAllowed = (mode: Mode): boolean => mode === 'test' && config().WEBHOOK_ALLOW_PRIVATE_TARGETS === '1';
+export const privateTargetsAllowed = (mode: Mode): boolean => mode === 'test' && config().ALLOW_PRIVATE_TARGETS === '1';
 
 /**
  * The receiver URL of spec 4.8: absolute, https in live mode (http also in test mode), no credentials in it.
@@ -37,7 +38,7 @@ export async function checkEndpointUrl(raw: string, mode: Mode, resolve: Resolve
   if (!allowed.includes(url.protocol)) throw invalidUrl(mode === 'live' ? 'Live-mode endpoints must use https.' : '`url` must use http or https.');
   if (url.username || url.password) throw invalidUrl('`url` must not contain credentials.');
   const allowPrivate = mode === 'test' && (o.allowPrivate ?? privateTargetsAllowed(mode));
-  if (!allowPrivate) await checkPublicHost(bareHost(url), resolve);
+  if (!allowPrivate) await checkPublicHost(bareHost(url), mode, resolve);
   return url;
 }
 
@@ -45,8 +46,13 @@ export async function checkEndpointUrl(raw: string, mode: Mode, resolve: Resolve
  * A host that does not resolve yet (a receiver set up before its DNS record) is accepted: every delivery resolves
  * again and refuses non-public addresses then, so nothing unsafe is reached. What resolves now must be public.
  */
-async function checkPublicHost(host: string, resolve: ResolveHost): Promise<void> {
+async function checkPublicHost(host: string, mode: Mode, resolve: ResolveHost): Promise<void> {
   const addresses = isIP(host) ? [host] : await resolve(host).catch((): string[] => []);
   const blocked = addresses.find((a) => !isPublicAddress(a));
-  if (blocked !== undefined) throw invalidUrl(`The host ${host} resolves to ${blocked}, which is not a public address.`);
+  if (blocked === undefined) return;
+  const why =
+    mode === 'live'
+      ? 'live mode reaches public addresses only'
+      : 'test mode reaches private addresses only where the operator sets ALLOW_PRIVATE_TARGETS=1 (`npm start` and `npm run dev` do)';
+  throw new AppError('url_not_public', 'url', `The host ${host} resolves to ${blocked}, which is not a public address: ${why}.`);
 }

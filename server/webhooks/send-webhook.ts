@@ -22,7 +22,7 @@ export type SendResult = {
 };
 
 /**
- * `allowPrivate` defaults to the operator's WEBHOOK_ALLOW_PRIVATE_TARGETS for test mode; live mode never.
+ * `allowPrivate` defaults to the operator's ALLOW_PRIVATE_TARGETS for test mode; live mode never.
  * `isPublic` judges the connected address for keeping the answer's excerpt (tests play a public receiver with it).
  */
 export type SendOptions = { mode: Mode; timeoutMs?: number; allowPrivate?: boolean; isPublic?: (address: string) => boolean };

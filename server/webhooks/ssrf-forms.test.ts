@@ -94,14 +94,20 @@ describe('SSRF address forms', () => {
   ];
   test.each(urls)('%s is refused in live mode and in test mode without the operator switch', async (url) => {
     for (const mode of ['live', 'test'] as const) {
-      await expect(checkEndpointUrl(url, mode, async () => [], { allowPrivate: false })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'url' });
+      await expect(checkEndpointUrl(url, mode, async () => [], { allowPrivate: false })).rejects.toMatchObject({ code: 'url_not_public', param: 'url' });
     }
   });
 
   test('a host name resolving to a private address is refused; the operator switch lets test mode use it', async () => {
     const resolve = async () => ['10.0.0.7'];
-    await expect(checkEndpointUrl('http://hooks.internal/x', 'test', resolve, { allowPrivate: false })).rejects.toMatchObject({ param: 'url' });
+    await expect(checkEndpointUrl('http://hooks.internal/x', 'test', resolve, { allowPrivate: false })).rejects.toMatchObject({
+      code: 'url_not_public',
+      param: 'url',
+    });
     await expect(checkEndpointUrl('http://hooks.internal/x', 'test', resolve, { allowPrivate: true })).resolves.toBeInstanceOf(URL);
-    await expect(checkEndpointUrl('https://hooks.internal/x', 'live', resolve, { allowPrivate: true })).rejects.toMatchObject({ param: 'url' });
+    await expect(checkEndpointUrl('https://hooks.internal/x', 'live', resolve, { allowPrivate: true })).rejects.toMatchObject({
+      code: 'url_not_public',
+      param: 'url',
+    });
   });
 });
