@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/server/db/client';
 import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
+import { eventTypeFor } from '@/server/events/event-types';
 import { enqueue } from '@/server/jobs/enqueue';
 import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
@@ -22,12 +23,6 @@ const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   rejected: ['queued'],
   skipped: [],
   error: [],
-};
-
-const FINAL_EVENT: Partial<Record<DocumentStatus, 'accepted' | 'rejected' | 'skipped'>> = {
-  accepted: 'accepted',
-  rejected: 'rejected',
-  skipped: 'skipped',
 };
 
 export type DocumentPatch = Partial<Omit<typeof documents.$inferInsert, 'id' | 'accountId' | 'mode' | 'kind' | 'status'>>;
@@ -62,13 +57,13 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
   if (!raw) throw new Error(`document ${doc.id} vanished`);
   const updated = documentFromSql(raw);
   if (logged) metrics().documentTransitions.inc({ from: doc.status, to });
-  const outcome = FINAL_EVENT[to];
+  const eventType = eventTypeFor(updated.kind, to);
   const endsWait = updated.kind === 'invoice' && doc.status !== to && ENDS_WAIT_OF_CORRECTIONS.includes(to);
   const corrections =
-    updated.kind === 'invoice' && (outcome || endsWait)
+    updated.kind === 'invoice' && (eventType || endsWait)
       ? await selectDocuments(tx, and(eq(documents.invoiceId, updated.id), eq(documents.kind, 'correction')), asc(documents.seq))
       : [];
-  if (outcome) await recordDocumentEvent(tx, updated, `${updated.kind}.${outcome}`, corrections);
+  if (eventType) await recordDocumentEvent(tx, updated, eventType, corrections);
   if (endsWait) await wakeCorrections(tx, updated, corrections);
   // a document that came from a store connection is written back to its order once accepted (server/stores/writeback.ts)
   if (raw.from_store === true) await enqueue(tx, 'store_writeback', { documentId: updated.id });
