@@ -1,12 +1,12 @@
 import { config } from '@/server/config';
 import { migrateDatabase } from '@/server/db/migrate';
+import { checkConfigAtStart } from '@/server/observability/check-config';
 import { log } from '@/server/observability/log';
 
 /** `npm run migrate`: brings DATABASE_URL to this build's schema (our migrations, then graphile-worker's). Run once per deploy, before the new web and worker processes. */
 async function main() {
-  const url = config().DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
-  await migrateDatabase(url);
+  if (!checkConfigAtStart('migrate', ['DATABASE_URL'])) process.exit(1);
+  await migrateDatabase(config().DATABASE_URL!);
   log.info({}, 'migrations_applied');
 }
 

@@ -70,7 +70,8 @@ const ZConfig = z.object({
 });
 
 /** Every variable the service reads; README's configuration table lists exactly these (a test compares). */
-export const CONFIG_KEYS = Object.keys(ZConfig.shape) as (keyof typeof ZConfig.shape)[];
+export type ConfigKey = keyof typeof ZConfig.shape;
+export const CONFIG_KEYS = Object.keys(ZConfig.shape) as ConfigKey[];
 
 export type Config = z.infer<typeof ZConfig> & { PUBLIC_BASE_URL: string; ERRORS_PAGE_URL: string };
 
@@ -84,6 +85,19 @@ export function config(): Config {
   cached = { ...parsed, PUBLIC_BASE_URL: publicBase, ERRORS_PAGE_URL: parsed.ERRORS_PAGE_URL ?? `${publicBase}/docs/errors` };
   return cached;
 }
+
+/**
+ * What is wrong with the environment, one line per variable: its name and the rule it breaks, never its value
+ * (APP_SECRET, DATABASE_URL and METRICS_TOKEN are secrets). `required`: variables this process cannot start without.
+ */
+export function configProblems(required: readonly ConfigKey[] = [], env: NodeJS.ProcessEnv = process.env): string[] {
+  const parsed = ZConfig.safeParse(env);
+  const invalid = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  return [...invalid, ...required.filter((k) => !env[k]).map((k) => `${k}: required by this process`)];
+}
+
+/** LOG_LEVEL alone: the logger must work (at info) even when the rest of the environment is wrong, to say so. */
+export const logLevel = (env: NodeJS.ProcessEnv = process.env): Config['LOG_LEVEL'] => ZConfig.shape.LOG_LEVEL.catch('info').parse(env.LOG_LEVEL);
 
 /** Tests change the environment between files; they reset the parsed copy. */
 export function resetConfig(): void {

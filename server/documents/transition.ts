@@ -7,6 +7,7 @@ import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
 import { DOCUMENT_COLUMNS, documentFromSql, selectDocuments } from './load-document';
 import { wakeCorrections } from './wake-corrections';
+import { reportFailure, type FailureKind } from '@/server/observability/failures';
 import { metrics } from '@/server/observability/metrics';
 
 /** A document's new `updated`: now, but always after the previous value (ordering by it never ties). */
@@ -24,6 +25,14 @@ const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   skipped: [],
   error: [],
 };
+
+/** The failure a move reports (invariant 10): a final state other than accepted, or a wait with an error. */
+function failureOf(to: DocumentStatus, error: StoredError | null): FailureKind | null {
+  if (to === 'error') return 'document_error';
+  if (to === 'rejected') return 'document_rejected';
+  if (to === 'skipped') return 'document_skipped';
+  return error ? 'document_delayed' : null;
+}
 
 export type DocumentPatch = Partial<Omit<typeof documents.$inferInsert, 'id' | 'accountId' | 'mode' | 'kind' | 'status'>>;
 
@@ -56,7 +65,15 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
   );
   if (!raw) throw new Error(`document ${doc.id} vanished`);
   const updated = documentFromSql(raw);
-  if (logged) metrics().documentTransitions.inc({ from: doc.status, to });
+  if (logged) {
+    // before the caller commits, as the count above: a rolled-back move leaves a line for a state that never was
+    metrics().documentTransitions.inc({ from: doc.status, to });
+    const failure = failureOf(to, error);
+    if (failure) {
+      const ids = { documentId: updated.id, accountId: updated.accountId, mode: updated.mode, documentKind: updated.kind };
+      reportFailure(failure, { ...ids, from: doc.status, to, lastError: error });
+    }
+  }
   const eventType = eventTypeFor(updated.kind, to);
   const endsWait = updated.kind === 'invoice' && doc.status !== to && ENDS_WAIT_OF_CORRECTIONS.includes(to);
   const corrections =

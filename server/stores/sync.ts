@@ -4,7 +4,7 @@ import { storeConnections, storeWebhooks, type StoreSyncResult } from '@/server/
 import { AppError } from '@/server/errors';
 import { checkEndpointUrl } from '@/server/webhooks/endpoint-url';
 import { intakeStoreOrder } from './intake';
-import { findStore, storeClient, type StoreRow } from './store-row';
+import { findStore, reportStoreCallFailure, storeClient, type StoreRow } from './store-row';
 import { STORE_TOPICS, registerWebhook } from './webhooks';
 import type { WooClient } from './woocommerce/client';
 
@@ -68,6 +68,7 @@ export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: str
     }
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
+    reportStoreCallFailure(store, 'sync', err);
     await db.update(storeConnections).set({ lastSyncResult: result }).where(eq(storeConnections.id, storeId));
     throw err;
   }
