@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
+import { useKsefEmulator } from '@/test/pipeline';
 import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { createTaskList } from '@/worker/task-list';
@@ -17,10 +18,12 @@ import { transition } from '@/server/documents/transition';
 import { reportJobFailure } from '@/server/jobs/job-failure';
 import { workerLog } from '@/server/jobs/worker-log';
 import { graphileLogger } from '@/server/jobs/worker-runtime';
+import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { receiveWooCommerceDelivery } from '@/server/stores/ingest';
 import { reportStoreCallFailure, type StoreRow } from '@/server/stores/store-row';
 import { wooClient } from '@/server/stores/woocommerce/client';
+import { checkKsefConnection } from '@/server/submission/check-connection';
 import { createWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
 import { deliverWebhook } from '@/server/webhooks/deliver-webhook';
 import { MAX_ATTEMPTS } from '@/server/webhooks/retry-schedule';
@@ -34,6 +37,7 @@ import { metrics } from './metrics';
  * or error (with the failure's ids) and one count of ksef_relay_failures_total{kind, mode}; normal flow gives none.
  */
 const t = useTestDatabase();
+useKsefEmulator();
 const lines: Record<string, unknown>[] = [];
 let receiver: http.Server;
 let base = '';
@@ -190,6 +194,24 @@ const ROWS: Row[] = [
     },
     lines: [{ level: 'warn', msg: 'store_call_failed', storeId: 'st_down', mode: 'live', step: 'sync', code: 'store_unreachable' }],
     counted: { kind: 'store_call_failed', mode: 'live' },
+  },
+  {
+    name: "KSeF refuses the seller's credential: error with the account, mode and what KSeF said",
+    act: async () => {
+      await saveKsefCredential(t.db(), scope, { kind: 'token', token: 'not-a-token-ksef-knows' });
+      expect(await checkKsefConnection(t.db(), scope)).toMatchObject({ connected: false });
+    },
+    lines: [
+      {
+        level: 'error',
+        msg: 'ksef_auth_failed',
+        accountId: expect.stringMatching(/^acct_/),
+        mode: 'test',
+        environment: 'test',
+        error: expect.stringMatching(/authentication failed/i),
+      },
+    ],
+    counted: { kind: 'ksef_auth_failed', mode: 'test' },
   },
   {
     name: 'a job fails with attempts left: warn with its job id, task and document; on its last attempt: error',
