@@ -154,6 +154,17 @@ const ROWS: Row[] = [
     counted: { kind: 'document_error', mode: 'test' },
   },
   {
+    name: 'an order that cannot be invoiced (no seller data): warn, the merchant acts on it',
+    act: async () => {
+      const doc = await newInvoice();
+      await withLockedDocument(t.db(), doc.id, ['pending'], async (tx, locked) => {
+        await transition(tx, locked, 'skipped', { lastError: documentError('seller_not_configured') });
+      });
+    },
+    lines: [{ level: 'warn', msg: 'document_skipped', to: 'skipped', lastError: { code: 'seller_not_configured' } }],
+    counted: { kind: 'document_skipped', mode: 'test' },
+  },
+  {
     name: 'KSeF does not answer: the document waits in queued, warn; KSeF rejects it later: error',
     act: async () => {
       ids.rejectedDoc = (await newInvoice()).id;
