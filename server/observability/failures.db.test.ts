@@ -14,7 +14,7 @@ import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
 import { recordDocumentEvent } from '@/server/documents/record-document-event';
-import { transition } from '@/server/documents/transition';
+import { patchDocument, transition } from '@/server/documents/transition';
 import { reportJobFailure } from '@/server/jobs/job-failure';
 import { workerLog } from '@/server/jobs/worker-log';
 import { graphileLogger } from '@/server/jobs/worker-runtime';
@@ -205,6 +205,17 @@ const ROWS: Row[] = [
     },
     lines: [{ level: 'warn', msg: 'store_call_failed', storeId: 'st_down', mode: 'live', step: 'sync', code: 'store_unreachable' }],
     counted: { kind: 'store_call_failed', mode: 'live' },
+  },
+  {
+    name: "the buyer's e-mail cannot be sent (no PDF yet): error with the job's document",
+    act: async () => {
+      const doc = await newInvoice();
+      await patchDocument(t.db(), doc.id, { mailStatus: 'pending' });
+      const helpers = { job: { id: 'm1', attempts: 1, max_attempts: 10 } } as unknown as JobHelpers;
+      await createTaskList(t.db()).mail_send!({ documentId: doc.id }, helpers);
+    },
+    lines: [{ level: 'error', msg: 'mail_failed', jobId: 'm1', task: 'mail_send', documentId: expect.stringMatching(/^inv_/) }],
+    counted: { kind: 'mail_failed', mode: 'none' },
   },
   {
     name: "KSeF refuses the seller's credential: error with the account, mode and what KSeF said",

@@ -22,6 +22,10 @@ export const FAILURES = {
   store_delivery_refused: 'warn',
   /** A call to a store failed (unreachable, keys refused, REST off); the job tries again. */
   store_call_failed: 'warn',
+  /** The buyer's e-mail was given up (SMTP refused it on the last attempt, or it cannot be sent at all). */
+  mail_failed: 'error',
+  /** A store had disabled or lost our webhook (its deliveries to us failed); reconciliation re-created it. */
+  store_webhook_recreated: 'warn',
   /** KSeF refused a seller's credential: documents wait until the merchant saves a new one. */
   ksef_auth_failed: 'error',
   /** A job threw; graphile-worker runs it again. */

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { storeConnections, storeWebhooks, type StoreSyncResult } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import { reportFailure } from '@/server/observability/failures';
 import { checkEndpointUrl } from '@/server/webhooks/endpoint-url';
 import { intakeStoreOrder } from './intake';
 import { findStore, reportStoreCallFailure, storeClient, type StoreRow } from './store-row';
@@ -55,6 +56,7 @@ export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: str
     if (store.mode === 'live') await checkEndpointUrl(store.url, 'live');
     const client = storeClient(store);
     result.webhooks = await repairWebhooks(db, store, client, o.deliveryBase);
+    if (result.webhooks.length) reportFailure('store_webhook_recreated', { storeId, accountId: store.accountId, mode: store.mode, webhooks: result.webhooks });
     const since = new Date((store.lastSyncAt ?? store.createdAt).getTime() - OVERLAP_MS);
     for (let page = 1; ; page++) {
       const { orders, totalPages } = await client.ordersModifiedAfter(since, page);
