@@ -12,8 +12,8 @@ import { CRONTAB, createTaskList, selectTasks } from './task-list';
 
 /** The worker process: graphile-worker over DATABASE_URL plus the heartbeat that frees dead workers' jobs. */
 async function main() {
-  limitHeapGrowth();
   if (!checkConfigAtStart('worker', ['DATABASE_URL'])) process.exit(1);
+  limitHeapGrowth();
   const connectionString = config().DATABASE_URL!;
   const processId = `${hostname()}:${process.pid}:${newId('req').slice(4, 12)}`;
   const runtime = startWorkerRuntime({

@@ -1,13 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import type { JobHelpers } from 'graphile-worker';
+import { runOnce, type JobHelpers } from 'graphile-worker';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { useKsefEmulator } from '@/test/pipeline';
 import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
-import { createTaskList } from '@/worker/task-list';
+import { createTaskList, selectTasks } from '@/worker/task-list';
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
@@ -327,4 +328,21 @@ test('ksef_relay_failures_total is exposed with kind and mode labels only', asyn
   expect(text).toContain('ksef_relay_failures_total{kind="webhook_gave_up",mode="test"}');
   expect(text).toContain('ksef_relay_failures_total{kind="config_invalid",mode="none"}');
   expect(text).not.toContain(scope.accountId);
+});
+
+test('a real graphile-worker run: a job with attempts left is one warn line, one on its last attempt one error line', async () => {
+  const add = (maxAttempts: number) =>
+    t
+      .db()
+      .execute<{ id: string }>(
+        sql`select id::text from graphile_worker.add_job('ksef_send', ${JSON.stringify({ documentId: 'inv_run', accountId: 'acct_1', mode: 'test', busy: -1 })}::json, max_attempts := ${maxAttempts})`,
+      );
+  const [[retried], [last]] = await Promise.all([add(5), add(1)]);
+  lines.length = 0;
+  await runOnce({ connectionString: t.url(), taskList: selectTasks(createTaskList(t.db()), 'ksef_send'), logger: graphileLogger(workerLog('host:2:def')) });
+  const loud = lines.filter((l) => l.level === 'warn' || l.level === 'error').sort((a, b) => String(a.level).localeCompare(String(b.level)));
+  expect(loud).toEqual([
+    expect.objectContaining({ level: 'error', msg: 'job_gave_up', jobId: last!.id, task: 'ksef_send', documentId: 'inv_run', attempt: 1, maxAttempts: 1 }),
+    expect.objectContaining({ level: 'warn', msg: 'job_failed', jobId: retried!.id, task: 'ksef_send', documentId: 'inv_run', attempt: 1, maxAttempts: 5 }),
+  ]);
 });
