@@ -1,8 +1,11 @@
-/** Runs once when a Next.js server starts (web process): the configuration check and the workers' heap limit (issue 19). */
+/**
+ * Runs once when a Next.js server starts (web process): a bad environment stops it with one error line naming what
+ * is wrong (rather than an error on every request); the same heap limit as the workers (issue 19).
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { checkConfigAtStart } = await import('@/server/config');
-  checkConfigAtStart();
+  const { checkProcessConfig } = await import('@/server/observability/check-config');
+  if (!checkProcessConfig('web')) process.exit(1);
   const { limitHeapGrowth } = await import('@/server/observability/heap-growth');
   limitHeapGrowth();
 }

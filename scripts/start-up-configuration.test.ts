@@ -29,7 +29,14 @@ describe('every process checks its whole configuration before it starts', () => 
   ])('%s prints one line per bad variable, no stack trace, and exits 1', (_name, args) => {
     const out = run(args, { NEXT_RUNTIME: 'nodejs' });
     expect(out.stderr.trim().split('\n')).toEqual(LINES);
-    expect(out.stdout).toBe('');
+    // the service processes also log it for the log pipeline (one config_invalid line); the stack and CLI print nothing
+    const logged = out.stdout.trim()
+      ? out.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { failure?: string; problems?: string[] })
+      : [];
+    expect(logged.every((line) => line.failure === 'config_invalid' && line.problems?.length === 2)).toBe(true);
     expect(out.status).toBe(1);
   });
 

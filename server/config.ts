@@ -139,8 +139,13 @@ export function configProblems(env: Record<string, string | undefined>, required
 export function checkConfigAtStart(required: readonly ConfigKey[] = []): void {
   const problems = configProblems(process.env, required);
   if (problems.length === 0) return;
-  process.stderr.write(problems.map((line) => `configuration: ${line}\n`).join(''));
+  printConfigProblems(problems);
   process.exit(1);
+}
+
+/** One line per bad variable on stderr, for the person starting the process. */
+export function printConfigProblems(problems: readonly string[]): void {
+  process.stderr.write(problems.map((line) => `configuration: ${line}\n`).join(''));
 }
 
 let cached: Config | undefined;
@@ -156,6 +161,9 @@ export function config(): Config {
   cached = { ...parsed, PUBLIC_BASE_URL: publicBase, ERRORS_PAGE_URL: parsed.ERRORS_PAGE_URL ?? `${publicBase}/docs/errors` };
   return cached;
 }
+
+/** LOG_LEVEL alone: the logger must work (at info) even when the rest of the environment is wrong, to say so. */
+export const logLevel = (env: NodeJS.ProcessEnv = process.env): Config['LOG_LEVEL'] => ZConfig.shape.LOG_LEVEL.catch('info').parse(env.LOG_LEVEL);
 
 /** Tests change the environment between files; they reset the parsed copy. */
 export function resetConfig(): void {

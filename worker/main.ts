@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { db } from '@/server/db/client';
-import { checkConfigAtStart, config } from '@/server/config';
+import { config } from '@/server/config';
 import { newId } from '@/server/ids';
+import { workerLog } from '@/server/jobs/worker-log';
 import { startWorkerRuntime } from '@/server/jobs/worker-runtime';
+import { checkProcessConfig } from '@/server/observability/check-config';
 import { limitHeapGrowth } from '@/server/observability/heap-growth';
 import { log } from '@/server/observability/log';
 import { startProbeServer } from '@/server/observability/probe-server';
@@ -10,7 +12,7 @@ import { CRONTAB, createTaskList, selectTasks } from './task-list';
 
 /** The worker process: graphile-worker over DATABASE_URL plus the heartbeat that frees dead workers' jobs. */
 async function main() {
-  checkConfigAtStart(['DATABASE_URL']);
+  if (!checkProcessConfig('worker', ['DATABASE_URL'])) process.exit(1);
   limitHeapGrowth();
   const connectionString = String(config().DATABASE_URL);
   const processId = `${hostname()}:${process.pid}:${newId('req').slice(4, 12)}`;
@@ -26,8 +28,7 @@ async function main() {
     processId,
     heartbeatMs: config().WORKER_HEARTBEAT_MS,
     shutdownTimeoutMs: config().WORKER_SHUTDOWN_TIMEOUT_MS,
-    log: (line, err) => (err === undefined ? log.info({ processId }, line) : log.error({ processId, err }, line)),
-    warn: (line) => log.warn({ processId }, line),
+    ...workerLog(processId),
   });
   const probes = config().WORKER_HEALTH_PORT ? await startProbeServer(config().WORKER_HEALTH_PORT, db()) : undefined;
   const stop = async (signal: string) => {

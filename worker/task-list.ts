@@ -4,7 +4,9 @@ import { renewPool } from '@/server/db/client';
 import { isConnectTimeout, isDatabaseUnavailable } from '@/server/db/faults';
 import { trackExecution } from '@/server/jobs/in-flight';
 import { jobLock, parsePayload, TASK_NAMES, type TaskName } from '@/server/jobs/registry';
-import { log, withLogContext, type LogContext } from '@/server/observability/log';
+import { reportJobFailure } from '@/server/jobs/job-failure';
+import { reportFailure } from '@/server/observability/failures';
+import { withLogContext, type LogContext } from '@/server/observability/log';
 import { metrics, secondsSince } from '@/server/observability/metrics';
 import type { TaskHandler } from './tasks/task';
 
@@ -60,12 +62,16 @@ function bind<T extends TaskName>(db: Db, name: T) {
     return trackExecution(helpers.job, () =>
       withLogContext(context, async () => {
         try {
-          await observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers));
+          await observeJob(name, async () => (await load())(parsePayload(name, payload ?? {}), helpers)).catch(async (err: unknown) => {
+            if (!isDatabaseUnavailable(err)) throw err;
+            if (isConnectTimeout(err)) renewPool(db);
+            if (!helpers.job.key) throw err;
+            await runAgainSoon(name, payload, helpers, err);
+          });
         } catch (err) {
-          if (!isDatabaseUnavailable(err)) throw err;
-          if (isConnectTimeout(err)) renewPool(db);
-          if (!helpers.job.key) throw err;
-          await runAgainSoon(name, payload, helpers);
+          // what reaches graphile-worker fails the job: reported once, here, with the job's ids and attempt
+          reportJobFailure(helpers.job, err);
+          throw err;
         }
       }),
     );
@@ -80,7 +86,7 @@ const DATABASE_RETRY_SECONDS = 5;
  * row, through graphile-worker's own pool, without counting an attempt. graphile-worker's back-off (exp(attempts)
  * seconds) would otherwise have a job that met a few connection losses wait for many minutes.
  */
-async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelpers): Promise<void> {
+async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelpers, err: unknown): Promise<void> {
   const parsed = parsePayload(name, payload ?? {});
   const lock = jobLock(name, parsed);
   await helpers.addJob(name, parsed, {
@@ -90,10 +96,10 @@ async function runAgainSoon(name: TaskName, payload: unknown, helpers: JobHelper
     priority: helpers.job.priority,
     flags: lock ? [lock] : undefined,
   });
-  log.warn({ retryInSeconds: DATABASE_RETRY_SECONDS }, 'job_retried_database_unavailable');
+  reportFailure('job_failed', { err, retryInSeconds: DATABASE_RETRY_SECONDS }, 'job_retried_database_unavailable');
 }
 
-/** Duration and outcome of every job; a failure is logged here, with the job's ids, before graphile-worker retries it. */
+/** Duration and outcome of every job (its failure is reported by the caller, which knows whether it runs again). */
 async function observeJob(task: TaskName, run: () => Promise<void>): Promise<void> {
   const started = performance.now();
   try {
@@ -102,7 +108,6 @@ async function observeJob(task: TaskName, run: () => Promise<void>): Promise<voi
   } catch (err) {
     metrics().jobDuration.observe({ task, outcome: 'failed' }, secondsSince(started));
     metrics().jobFailures.inc({ task });
-    log.warn({ err }, 'job_failed');
     throw err;
   }
 }

@@ -4,7 +4,15 @@
  */
 export type DocumentStatus = 'pending' | 'queued' | 'sending' | 'accepted' | 'rejected' | 'skipped' | 'waiting_for_plan_limit' | 'error';
 export type KsefEnvironment = 'test' | 'demo' | 'prod';
-export type EventType = 'invoice.accepted' | 'invoice.rejected' | 'invoice.skipped' | 'correction.accepted' | 'correction.rejected' | 'correction.skipped';
+export type EventType =
+  | 'invoice.accepted'
+  | 'invoice.rejected'
+  | 'invoice.skipped'
+  | 'invoice.error'
+  | 'correction.accepted'
+  | 'correction.rejected'
+  | 'correction.skipped'
+  | 'correction.error';
 export type VatRate = '23' | '8' | '5' | '0';
 
 export type ErrorType =

@@ -1,11 +1,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/server/db/client';
 import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
+import { eventTypeFor } from '@/server/events/event-types';
 import { enqueue } from '@/server/jobs/enqueue';
 import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
 import { DOCUMENT_COLUMNS, documentFromSql, selectDocuments } from './load-document';
 import { wakeCorrections } from './wake-corrections';
+import { reportFailure, type FailureKind } from '@/server/observability/failures';
 import { metrics } from '@/server/observability/metrics';
 
 /** A document's new `updated`: now, but always after the previous value (ordering by it never ties). */
@@ -24,11 +26,13 @@ const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   error: [],
 };
 
-const FINAL_EVENT: Partial<Record<DocumentStatus, 'accepted' | 'rejected' | 'skipped'>> = {
-  accepted: 'accepted',
-  rejected: 'rejected',
-  skipped: 'skipped',
-};
+/** The failure a move reports (invariant 10): a final state other than accepted, or a wait with an error. */
+function failureOf(to: DocumentStatus, error: StoredError | null): FailureKind | null {
+  if (to === 'error') return 'document_error';
+  if (to === 'rejected') return 'document_rejected';
+  if (to === 'skipped') return 'document_skipped';
+  return error ? 'document_delayed' : null;
+}
 
 export type DocumentPatch = Partial<Omit<typeof documents.$inferInsert, 'id' | 'accountId' | 'mode' | 'kind' | 'status'>>;
 
@@ -61,14 +65,22 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
   );
   if (!raw) throw new Error(`document ${doc.id} vanished`);
   const updated = documentFromSql(raw);
-  if (logged) metrics().documentTransitions.inc({ from: doc.status, to });
-  const outcome = FINAL_EVENT[to];
+  if (logged) {
+    // before the caller commits, as the count above: a rolled-back move leaves a line for a state that never was
+    metrics().documentTransitions.inc({ from: doc.status, to });
+    const failure = failureOf(to, error);
+    if (failure) {
+      const ids = { documentId: updated.id, accountId: updated.accountId, mode: updated.mode, documentKind: updated.kind };
+      reportFailure(failure, { ...ids, from: doc.status, to, lastError: error });
+    }
+  }
+  const eventType = eventTypeFor(updated.kind, to);
   const endsWait = updated.kind === 'invoice' && doc.status !== to && ENDS_WAIT_OF_CORRECTIONS.includes(to);
   const corrections =
-    updated.kind === 'invoice' && (outcome || endsWait)
+    updated.kind === 'invoice' && (eventType || endsWait)
       ? await selectDocuments(tx, and(eq(documents.invoiceId, updated.id), eq(documents.kind, 'correction')), asc(documents.seq))
       : [];
-  if (outcome) await recordDocumentEvent(tx, updated, `${updated.kind}.${outcome}`, corrections);
+  if (eventType) await recordDocumentEvent(tx, updated, eventType, corrections);
   if (endsWait) await wakeCorrections(tx, updated, corrections);
   // a document that came from a store connection is written back to its order once accepted (server/stores/writeback.ts)
   if (raw.from_store === true) await enqueue(tx, 'store_writeback', { documentId: updated.id });

@@ -1,10 +1,24 @@
-/** The event types of spec 6.1: a document's kind and its final state. Pure, so the dashboard can list them too. */
+import type { DocumentStatus } from '@/server/documents/statuses';
+
+/**
+ * The event types of spec 6.1 plus the additive `*.error` (invariant 10: every final state has an event): a
+ * document's kind and its final state. The one list of them: the API's enum, OpenAPI, the dashboard and the
+ * event a transition records all read it. Pure, so the dashboard can list them too.
+ */
 export const EVENT_TYPES = [
   'invoice.accepted',
   'invoice.rejected',
   'invoice.skipped',
+  'invoice.error',
   'correction.accepted',
   'correction.rejected',
   'correction.skipped',
+  'correction.error',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The event a document of `kind` records on reaching `status`, or null when that status is not final. */
+export function eventTypeFor(kind: 'invoice' | 'correction', status: DocumentStatus): EventType | null {
+  const type = `${kind}.${status}`;
+  return (EVENT_TYPES as readonly string[]).includes(type) ? (type as EventType) : null;
+}

@@ -31,6 +31,7 @@ function startCounting(name: string, task: 'pdf_render' | 'mail_send', wakeOnNew
     shutdownTimeoutMs: 5_000,
     log: () => {},
     warn: () => {},
+    error: () => {},
     observe: (events: WorkerEvents) => events.on('worker:getJob:start', () => counts.looks++),
   });
   runtimes.push(runtime);
@@ -88,6 +89,7 @@ test.each([
     shutdownTimeoutMs: 5_000,
     log: () => {},
     warn: () => {},
+    error: () => {},
   });
   try {
     await t.db().transaction((tx) => enqueue(tx, 'store_sync', { storeId: `planner-${plannerOptions}` }));
@@ -118,6 +120,7 @@ test('a job that does not settle is named once in the warnings, with its task an
     shutdownTimeoutMs: 5_000,
     log: () => {},
     warn: (line) => warnings.push(line),
+    error: () => {},
   });
   try {
     await t.db().transaction((tx) => enqueue(tx, 'maintenance', {}));

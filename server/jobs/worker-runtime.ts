@@ -6,6 +6,7 @@ import { createDb, type Db } from '@/server/db/client';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
 import { isRunningUnder, overdueExecutions, runningJobIds } from './in-flight';
+import { isReportedJobFailure } from './job-failure';
 import { hasJobLock } from './registry';
 import { busyLockFlags, releaseLeakedWorkerLocks } from './worker-locks';
 
@@ -34,9 +35,10 @@ export type WorkerRuntimeOptions = {
   heartbeatMs: number;
   /** How long a stopping runner waits for its running jobs before graphile-worker fails them. */
   shutdownTimeoutMs: number;
-  log: (line: string, err?: unknown) => void;
-  /** Lines an operator should look at without an error behind them (a job that does not settle). */
-  warn: (line: string) => void;
+  /** The runtime's own lines and graphile-worker's, by level: info for normal flow, warn for what is retried, error. */
+  log: (line: string) => void;
+  warn: (line: string, err?: unknown) => void;
+  error: (line: string, err?: unknown) => void;
   /** A job running this long is named by `warn` once (overdueExecutions); no step of ours should take 2 minutes. */
   overdueJobMs?: number;
 };
@@ -93,7 +95,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     const scanOrphans = Date.now() - orphansScannedAt >= (config().WORKER_DEAD_AFTER_SECONDS * 1000) / 2;
     if (scanOrphans) orphansScannedAt = Date.now();
     const released = await releaseDeadWorkers(o.db, { orphans: scanOrphans });
-    if (released.length) o.log(`worker: released jobs of dead workers ${released.join(', ')}`);
+    if (released.length) o.warn(`worker: released jobs of dead workers ${released.join(', ')}`);
     // seen on two ticks in a row, so that a job finishing just now is not taken for a leak
     const leak = current && !stopping ? await findLeakedLock(o.db, current.ids, runningJobIds()) : undefined;
     if (leak && leak === lastLeak) restart(`${leak} is locked under this runner but not running`);
@@ -120,13 +122,13 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
           beatFailures = 0;
         },
         (err) => {
-          if (beatFailures++ === 0) o.log('worker: heartbeat failed, retrying', err);
+          if (beatFailures++ === 0) o.warn('worker: heartbeat failed, retrying', err);
         },
       );
   }, o.heartbeatMs);
 
   const stopRunner = async (runner: Runner) => {
-    await runner.stop().catch((err: unknown) => o.log('worker: job runner stopped with an error', err));
+    await runner.stop().catch((err: unknown) => o.warn('worker: job runner stopped with an error', err));
   };
 
   const loop = async () => {
@@ -155,7 +157,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
           forbiddenFlags,
           noHandleSignals: true,
           pollInterval: o.pollInterval ?? 1_000,
-          logger: graphileLogger(o.log),
+          logger: graphileLogger(o),
           preset: { worker: { gracefulShutdownAbortTimeout: o.shutdownTimeoutMs } },
         });
         current = { runner, ids };
@@ -172,14 +174,14 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         });
         interrupt = undefined;
         if (stopping) return;
-        o.log(`worker: replacing the job runner (${reason})`);
+        o.warn(`worker: replacing the job runner (${reason})`);
         await stopRunner(runner);
         current = undefined;
         retired.push(...ids);
       } catch (err) {
         retired.push(...ids);
         const delay = reconnectDelayMs(attempt++);
-        o.log(`worker: cannot start the job runner (attempt ${attempt}), retrying in ${delay} ms: ${String(err)}`);
+        o.warn(`worker: cannot start the job runner (attempt ${attempt}), retrying in ${delay} ms`, err);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, delay);
           wake = () => {
@@ -200,15 +202,15 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   // graphile-worker completes and fails jobs without awaiting the query: with the connection gone, that rejection
   // surfaces here. The runner is replaced so that the job it could not complete is released and runs again.
   process.on('unhandledRejection', (reason) => {
-    o.log('worker: unhandled rejection', reason);
+    o.error('worker: unhandled rejection', reason);
     restart('an unhandled rejection');
   });
   process.on('uncaughtException', (err) => {
     if (isDriverWriteAfterClose(err)) {
-      o.log('worker: postgres.js wrote to a closed connection (porsager/postgres#1154); its query already failed');
+      o.warn('worker: postgres.js wrote to a closed connection (porsager/postgres#1154); its query already failed');
       return;
     }
-    o.log('worker: fatal', err);
+    o.error('worker: fatal', err);
     process.exit(1);
   });
 
@@ -238,7 +240,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         await forget(o.db, o.processId);
       } catch (err) {
         clearInterval(timer);
-        o.log('worker: could not release jobs on stop; another worker will once this one stops beating', err);
+        o.warn('worker: could not release jobs on stop; another worker will once this one stops beating', err);
       }
     },
   };
@@ -269,9 +271,15 @@ export function withQueueSettings(connectionString: string): string {
   return url.toString();
 }
 
-/** graphile-worker's own lines: errors and warnings only (job start and success lines would drown the rest). */
-function graphileLogger(log: WorkerRuntimeOptions['log']): Logger {
-  return new Logger(() => (level, message) => {
-    if (level === 'error' || level === 'warning') log(`graphile-worker ${level}: ${message}`);
+/**
+ * graphile-worker's own lines at their own level: its `error` at error, its `warning` at warn; its info and debug
+ * lines (a job started, a job completed) are left out, they would drown the rest. Its line about a job that threw
+ * is left out when the task wrapper reported that failure with the job's ids (server/jobs/job-failure.ts).
+ */
+export function graphileLogger(o: Pick<WorkerRuntimeOptions, 'warn' | 'error'>): Logger {
+  return new Logger(() => (level, message, meta) => {
+    if (meta?.failure === true && isReportedJobFailure(meta.error)) return;
+    if (level === 'error') o.error(`graphile-worker: ${message}`, meta?.error);
+    else if (level === 'warning') o.warn(`graphile-worker: ${message}`, meta?.error);
   });
 }

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
-import { config } from '@/server/config';
+import { logLevel } from '@/server/config';
 
 /** What every log line of a request or a job carries: ids only, never names, e-mails or secrets. */
 export type LogContext = {
@@ -74,7 +74,7 @@ function copyOf(source: Record<string, unknown>): Record<string, unknown> {
 let root: Logger | undefined;
 
 const options = (): pino.LoggerOptions => ({
-  level: config().LOG_LEVEL,
+  level: logLevel(),
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }), log: (obj) => redactLogObject(obj) },

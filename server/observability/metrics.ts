@@ -36,6 +36,12 @@ function createMetrics() {
       help: "SQL statements this process sent through its drizzle pools (graphile-worker's own are not counted)",
       registers,
     }),
+    failures: new Counter({
+      name: 'ksef_relay_failures_total',
+      help: 'Failures by kind (server/observability/failures.ts) and mode (none: no account behind it), each also logged at warn or error',
+      labelNames: ['kind', 'mode'] as const,
+      registers,
+    }),
     jobFailures: new Counter({ name: 'ksef_relay_job_failures_total', help: 'Worker jobs that threw, by task', labelNames: ['task'] as const, registers }),
     ksefRequests: new Histogram({
       name: 'ksef_relay_ksef_request_duration_seconds',

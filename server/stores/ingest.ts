@@ -3,13 +3,14 @@ import { db as sharedDb, type Db } from '@/server/db/client';
 import { AppError } from '@/server/errors';
 import { readBody } from '@/server/http/body';
 import { JOBS } from '@/server/jobs/registry';
+import { reportFailure } from '@/server/observability/failures';
 import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
 
 const STORE_ID = /^st_[0-9A-Za-z]{1,64}$/;
 const PING = /^webhook_id=\d+$/;
 
 const SECRET = `
-select w.secret from store_webhooks w join store_connections s on s.id = w.store_id
+select w.secret, s.account_id, s.mode from store_webhooks w join store_connections s on s.id = w.store_id
 where s.id = $1 and w.remote_id = $2 and s.status <> 'disconnected'`;
 
 /** The delivery and its job in one statement; a delivery seen before (same hash) adds nothing. */
@@ -27,18 +28,34 @@ select graphile_worker.add_job('store_delivery', json_build_object('deliveryId',
  * store's cached secret still verifies for at most this long; its deliveries are then dropped by the job.
  */
 const SECRET_TTL_MS = 30_000;
-const secrets = new Map<string, { secret: string; until: number }>();
+type StoreWebhook = { secret: string; accountId: string; mode: 'test' | 'live' };
+const secrets = new Map<string, StoreWebhook & { until: number }>();
 
-async function webhookSecret(db: Db, storeId: string, webhookId: number): Promise<string | null> {
+async function storeWebhook(db: Db, storeId: string, webhookId: number): Promise<StoreWebhook | null> {
   const key = `${storeId}:${webhookId}`;
   const cached = secrets.get(key);
-  if (cached && cached.until > Date.now()) return cached.secret;
-  const [row] = await db.$client.unsafe<{ secret: string }[]>(SECRET, [storeId, webhookId], { prepare: true });
+  if (cached && cached.until > Date.now()) return cached;
+  const [row] = await db.$client.unsafe<{ secret: string; account_id: string; mode: 'test' | 'live' }[]>(SECRET, [storeId, webhookId], { prepare: true });
   if (!row) return null;
   if (secrets.size > 10_000) secrets.clear();
-  const secret = unsealWebhookSecret(row.secret);
-  secrets.set(key, { secret, until: Date.now() + SECRET_TTL_MS });
-  return secret;
+  const webhook = { secret: unsealWebhookSecret(row.secret), accountId: row.account_id, mode: row.mode };
+  secrets.set(key, { ...webhook, until: Date.now() + SECRET_TTL_MS });
+  return webhook;
+}
+
+/** A delivery we do not take: logged and counted (WooCommerce retries it, and reconciliation picks the order up). */
+function refuse(status: number, error: string, ids: { storeId: string; webhookId?: number; topic?: string | null; webhook?: StoreWebhook | null }): Response {
+  const { webhook, topic, storeId, webhookId } = ids;
+  // nothing is verified yet: the store id is logged only in its own shape, the topic cut short
+  const known = {
+    storeId: STORE_ID.test(storeId) ? storeId : 'invalid',
+    webhookId,
+    topic: topic?.slice(0, 64),
+    accountId: webhook?.accountId,
+    mode: webhook?.mode,
+  };
+  reportFailure('store_delivery_refused', { ...known, status, reason: error });
+  return answer(status, { error });
 }
 
 const answer = (status: number, body?: unknown) =>
@@ -63,25 +80,26 @@ export async function receiveWooCommerceDelivery(req: Request, storeId: string, 
   try {
     raw = Buffer.from(await readBody(req), 'utf8');
   } catch (err) {
-    if (err instanceof AppError) return answer(413, { error: 'body_too_large' });
+    if (err instanceof AppError) return refuse(413, 'body_too_large', { storeId });
     throw err;
   }
   const topic = req.headers.get('x-wc-webhook-topic');
   if (!topic && PING.test(raw.toString('utf8').trim())) return answer(200);
   const webhookId = Number(req.headers.get('x-wc-webhook-id'));
   const signature = req.headers.get('x-wc-webhook-signature');
-  if (!STORE_ID.test(storeId) || !topic || !signature || !Number.isSafeInteger(webhookId) || webhookId <= 0) return answer(401, { error: 'signature_invalid' });
-  const secret = await webhookSecret(db, storeId, webhookId);
-  if (!secret || !signatureMatches(secret, raw, signature)) return answer(401, { error: 'signature_invalid' });
+  if (!STORE_ID.test(storeId) || !topic || !signature || !Number.isSafeInteger(webhookId) || webhookId <= 0)
+    return refuse(401, 'signature_invalid', { storeId, topic });
+  const webhook = await storeWebhook(db, storeId, webhookId);
+  if (!webhook || !signatureMatches(webhook.secret, raw, signature)) return refuse(401, 'signature_invalid', { storeId, webhookId, topic, webhook });
   // verified, but not about orders (or a deleted order's bare {id}): nothing to do, and still a success for WooCommerce
   if (!topic.startsWith('order.') || topic === 'order.deleted') return answer(200);
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
-    return answer(400, { error: 'body_invalid_json' });
+    return refuse(400, 'body_invalid_json', { storeId, webhookId, topic, webhook });
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return answer(400, { error: 'body_invalid_json' });
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return refuse(400, 'body_invalid_json', { storeId, webhookId, topic, webhook });
   const hash = createHash('sha256').update(`${topic}\n${webhookId}\n`).update(raw).digest('hex');
   await db.$client.unsafe(STORE, [storeId, hash, topic, webhookId, raw.toString('utf8'), JOBS.store_delivery.maxAttempts ?? 25], { prepare: true });
   return answer(200);

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { storeConnections } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
+import { reportFailure } from '@/server/observability/failures';
 import { unsealJson } from '@/server/security/sealed-json';
-import { wooClient, type WooClient, type WooCredentials } from './woocommerce/client';
+import { wooClient, WooRequestError, type WooClient, type WooCredentials } from './woocommerce/client';
 import type { StoreSettings } from './woocommerce/decide';
 
 export type StoreRow = typeof storeConnections.$inferSelect;
@@ -22,3 +24,13 @@ export const storeSettings = (store: StoreRow): StoreSettings => ({
 });
 
 export const scopeOf = (store: StoreRow) => ({ accountId: store.accountId, mode: store.mode });
+
+/**
+ * A call to the store that failed (the job that made it tries again); its code says unreachable, keys refused, REST
+ * off. Other errors (our database) are the job's failure, reported there.
+ */
+export function reportStoreCallFailure(store: StoreRow, step: 'sync' | 'writeback', err: unknown, ids: { documentId?: string } = {}): void {
+  if (!(err instanceof AppError) && !(err instanceof WooRequestError)) return;
+  const code = err instanceof AppError ? err.code : `http_${err.status}`;
+  reportFailure('store_call_failed', { storeId: store.id, accountId: store.accountId, mode: store.mode, ...ids, step, code, error: err.message });
+}

@@ -2,9 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { storeConnections, storeWebhooks, type StoreSyncResult } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import { reportFailure } from '@/server/observability/failures';
 import { checkEndpointUrl } from '@/server/webhooks/endpoint-url';
 import { intakeStoreOrder } from './intake';
-import { findStore, storeClient, type StoreRow } from './store-row';
+import { findStore, reportStoreCallFailure, storeClient, type StoreRow } from './store-row';
 import { STORE_TOPICS, registerWebhook } from './webhooks';
 import type { WooClient } from './woocommerce/client';
 
@@ -55,6 +56,7 @@ export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: str
     await checkEndpointUrl(store.url, store.mode); // the connect-time policy, again: DNS or the setting may have changed
     const client = storeClient(store);
     result.webhooks = await repairWebhooks(db, store, client, o.deliveryBase);
+    if (result.webhooks.length) reportFailure('store_webhook_recreated', { storeId, accountId: store.accountId, mode: store.mode, webhooks: result.webhooks });
     const since = new Date((store.lastSyncAt ?? store.createdAt).getTime() - OVERLAP_MS);
     for (let page = 1; ; page++) {
       const { orders, totalPages } = await client.ordersModifiedAfter(since, page);
@@ -68,6 +70,7 @@ export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: str
     }
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
+    reportStoreCallFailure(store, 'sync', err);
     await db.update(storeConnections).set({ lastSyncResult: result }).where(eq(storeConnections.id, storeId));
     throw err;
   }

@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { documents, storeDocuments } from '@/server/db/schema';
 import { pdfUrl } from '@/server/documents/serialize-document';
 import { randomToken } from '@/server/ids';
-import { findStore, storeClient } from './store-row';
+import { findStore, reportStoreCallFailure, storeClient } from './store-row';
 import { loadDocument } from '@/server/documents/load-document';
 
 export type WritebackText = { kind: 'invoice' | 'correction'; number: string; ksefNumber: string; pdfUrl: string; invoiceNumber?: string | null };
@@ -61,6 +61,7 @@ export async function writeBackDocument(db: Db, documentId: string): Promise<'do
         .where(eq(storeDocuments.documentId, documentId));
     }
   } catch (err) {
+    reportStoreCallFailure(store, 'writeback', err, { documentId });
     await db
       .update(storeDocuments)
       .set({ attempts: sql`${storeDocuments.attempts} + 1`, lastError: err instanceof Error ? err.message : String(err) })

@@ -4,6 +4,7 @@ import { ksefTokens } from '@/server/db/schema';
 import { authenticate, KsefAuthError, refreshAccessToken, type KsefTokens } from '@/server/ksef/auth';
 import type { KsefClient } from '@/server/ksef/client';
 import { KsefApiError } from '@/server/ksef/http';
+import { reportFailure } from '@/server/observability/failures';
 import { recordConnectionCheck, type LoadedCredential } from '@/server/ksef-credentials/credentials';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
 
@@ -43,6 +44,7 @@ export async function accessTokenFor(db: Db, scope: Scope, client: KsefClient, l
   } catch (err) {
     if (err instanceof KsefAuthError || (err instanceof KsefApiError && err.status < 500)) {
       await recordConnectionCheck(db, scope, loaded.version, err.message);
+      reportFailure('ksef_auth_failed', { ...scope, environment: loaded.environment, credentialVersion: loaded.version, error: err.message });
       throw new CredentialRefusedError(err.message);
     }
     throw err;

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { randomNip } from '@/emulators/ksef/testing';
 import { useTestDatabase } from '@/test/db';
@@ -43,4 +44,6 @@ test("FA(3) failing the schema: error with invoice_schema_invalid and the valida
   expect(done.lastError!.message).toMatch(/P_2/);
   expect(done.ksefSessionRef).toBeNull();
   expect((await ksef.control().counters()).requests.sendInvoice ?? 0).toBe(0);
+  const events = await t.db().execute<{ type: string }>(sql`select type from events where document_id = ${document.id}`);
+  expect(events.map((e) => e.type)).toEqual(['invoice.error']);
 });

@@ -6,6 +6,8 @@ import type { JobPayload } from '@/server/jobs/registry';
 import { nextAttemptAt } from './retry-schedule';
 import { sendWebhook, type SendResult } from './send-webhook';
 import { unsealWebhookSecret } from './webhook-secret';
+import { reportFailure } from '@/server/observability/failures';
+import { log } from '@/server/observability/log';
 import { metrics } from '@/server/observability/metrics';
 
 /** `manual` marks a resend from the dashboard, which is tried once. */
@@ -22,12 +24,19 @@ export type DeliveryOutcome = { outcome: 'dropped'; reason: string } | ({ outcom
  */
 export async function deliverWebhook(db: Db, job: DeliveryJob, o: DeliveryOptions = {}): Promise<DeliveryOutcome> {
   const [target] = await db
-    .select({ body: events.body, mode: webhookEndpoints.mode, url: webhookEndpoints.url, secret: webhookEndpoints.secret, status: webhookEndpoints.status })
+    .select({
+      body: events.body,
+      accountId: events.accountId,
+      mode: webhookEndpoints.mode,
+      url: webhookEndpoints.url,
+      secret: webhookEndpoints.secret,
+      status: webhookEndpoints.status,
+    })
     .from(events)
     .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.accountId, events.accountId), eq(webhookEndpoints.mode, events.mode)))
     .where(and(eq(events.id, job.eventId), eq(webhookEndpoints.id, job.endpointId)));
-  if (!target) return { outcome: 'dropped', reason: 'no such event and endpoint in one scope' };
-  if (target.status !== 'enabled') return { outcome: 'dropped', reason: 'endpoint disabled' };
+  if (!target) return dropped(job, 'no such event and endpoint in one scope');
+  if (target.status !== 'enabled') return dropped(job, 'endpoint disabled');
 
   const at = new Date();
   const result = await sendWebhook(target.url, job.eventId, target.body, unsealWebhookSecret(target.secret), { mode: target.mode, timeoutMs: o.timeoutMs });
@@ -54,5 +63,23 @@ export async function deliverWebhook(db: Db, job: DeliveryJob, o: DeliveryOption
       await enqueue(tx, 'webhook_deliver', { eventId: job.eventId, endpointId: job.endpointId, attempt }, { runAt: next });
     });
   }
+  if (!result.delivered) {
+    const ids = { eventId: job.eventId, endpointId: job.endpointId, accountId: target.accountId, mode: target.mode };
+    const attempt = {
+      attempt: job.attempt,
+      ...(job.manual && { manual: true }),
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+    };
+    // a manual resend is tried once, by a person watching its outcome; a scheduled delivery with no attempt left gave up
+    const gaveUp = !next && !job.manual;
+    reportFailure(gaveUp ? 'webhook_gave_up' : 'webhook_attempt_failed', { ...ids, ...attempt, nextAttemptAt: next?.toISOString() ?? null });
+  }
   return { outcome: result.delivered ? 'delivered' : 'failed', nextAttemptAt: next, ...result };
+}
+
+function dropped(job: DeliveryJob, reason: string): DeliveryOutcome {
+  log.info({ eventId: job.eventId, endpointId: job.endpointId, attempt: job.attempt, reason }, 'webhook_dropped');
+  return { outcome: 'dropped', reason };
 }

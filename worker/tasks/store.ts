@@ -13,13 +13,12 @@ export const storeDelivery: TaskHandler<'store_delivery'> =
 /** From the cron without a store: one job per connected store, so one slow store does not hold up the others. */
 export const storeSync: TaskHandler<'store_sync'> =
   (db) =>
-  async ({ storeId }, helpers) => {
+  async ({ storeId }) => {
     if (!storeId) {
       for (const id of await connectedStoreIds(db)) await enqueue(db, 'store_sync', { storeId: id });
       return;
     }
-    const result = await syncStore(db, storeId);
-    if (result.webhooks.length) helpers.logger.info(`store_sync ${storeId}: ${result.webhooks.join('; ')}`);
+    await syncStore(db, storeId);
   };
 
 export const storeWriteback: TaskHandler<'store_writeback'> =

@@ -3,10 +3,6 @@ import { deliverWebhook } from '@/server/webhooks/deliver-webhook';
 import type { TaskHandler } from './task';
 
 /** One delivery attempt; a failed one is logged and rescheduled by deliverWebhook, so only database errors throw. */
-export const webhookDeliver: TaskHandler<'webhook_deliver'> = (db) => async (job, helpers) => {
-  const r = await deliverWebhook(db, job, { retryTimeScale: config().WEBHOOK_RETRY_TIME_SCALE });
-  if (r.outcome === 'dropped') helpers.logger.info(`webhook ${job.eventId} → ${job.endpointId}: dropped (${r.reason})`);
-  else if (r.outcome === 'failed') {
-    helpers.logger.info(`webhook ${job.eventId} → ${job.endpointId} attempt ${job.attempt}: ${r.error}; next ${r.nextAttemptAt?.toISOString() ?? 'none'}`);
-  }
+export const webhookDeliver: TaskHandler<'webhook_deliver'> = (db) => async (job) => {
+  await deliverWebhook(db, job, { retryTimeScale: config().WEBHOOK_RETRY_TIME_SCALE });
 };
