@@ -14,7 +14,8 @@ export const nextUpdatedAt = () => sql`greatest(now(), ${documents.updatedAt} + 
 /** The moves of spec section 3; anything else is a bug and throws. */
 const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   pending: ['queued', 'skipped', 'waiting_for_plan_limit', 'error'],
-  waiting_for_plan_limit: ['queued', 'skipped'],
+  // error: checked again on release, with the release's issue date (what the send step will build)
+  waiting_for_plan_limit: ['queued', 'skipped', 'error'],
   queued: ['queued', 'sending', 'skipped', 'error'],
   sending: ['sending', 'queued', 'accepted', 'rejected', 'error'],
   accepted: [],
