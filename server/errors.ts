@@ -132,6 +132,12 @@ export const ERRORS = {
     message: 'The FA(3) XML has not been built yet.',
     help: 'The XML exists once the document has been numbered and built; retry after a few seconds.',
   },
+  document_not_retryable: {
+    status: 409,
+    type: 'invalid_request_error',
+    message: 'Only a document in error, or skipped for seller data or an uninvoiced original, can be retried.',
+    help: 'The document is on its way or final; GET it to see its status. Retry once the cause in `last_error` is fixed.',
+  },
   webhook_endpoint_limit: {
     status: 400,
     type: 'invalid_request_error',
@@ -227,8 +233,8 @@ export const ERRORS = {
   seller_not_configured: {
     status: null,
     type: 'invoice_error',
-    message: 'Seller NIP, name or address is missing in the account.',
-    help: 'Complete the seller data in the dashboard; send the order again afterwards.',
+    message: 'Seller NIP, name or address is missing or invalid in the account.',
+    help: 'Complete or correct the seller data in the dashboard, then retry the document (its dashboard page, or POST /v1/invoices/{id}/retry).',
   },
   plan_limit_reached: {
     status: null,

@@ -40,6 +40,7 @@ export type RequestErrorCode =
   | 'pdf_not_ready'
   | 'upo_not_ready'
   | 'xml_not_ready'
+  | 'document_not_retryable'
   | 'webhook_endpoint_limit'
   | 'api_key_missing'
   | 'api_key_invalid'

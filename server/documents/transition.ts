@@ -21,8 +21,9 @@ const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   accepted: [],
   // only a technical correction: an offline document KSeF rejected for a technical reason is sent again (issue 17)
   rejected: ['queued'],
-  skipped: [],
-  error: [],
+  // a retry after the cause was fixed (retry-document.ts): back to numbering, or to sending with the number kept
+  skipped: ['pending', 'queued'],
+  error: ['pending', 'queued'],
 };
 
 const FINAL_EVENT: Partial<Record<DocumentStatus, 'accepted' | 'rejected' | 'skipped'>> = {
