@@ -117,7 +117,7 @@ test('a certificate of another NIP ends authentication with 415', async () => {
 });
 
 test('a context NIP with a wrong check digit has no context: 21405 for a KSeF token, 21117 for a signed request', async () => {
-  const nip = '7010002137'; // weighted sum mod 11 is 6, not 7
+  const nip = '7010002137'; // the check digit would be 9, not 7
   const { token } = await control.createCredentials(nip);
   const byToken = await authenticate(client, { kind: 'token', nip, token }).catch((e: unknown) => e);
   expect(byToken).toBeInstanceOf(KsefApiError);

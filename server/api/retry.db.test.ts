@@ -23,7 +23,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => web?.stop());
 
-const BAD_NIP = '7010002137'; // the probe's NIP: weighted sum mod 11 is 6, the last digit 7
+const BAD_NIP = '7010002137'; // the probe's NIP: its check digit would be 9, not 7
 
 async function seller() {
   const nip = randomNip();
