@@ -32,13 +32,13 @@ class UsageError extends Error {}
 const SELLER_FLAGS = { nip: 'seller-nip', name: 'seller-name', address1: 'seller-address1', address2: 'seller-address2' } as const;
 
 /**
- * The seller of `account create`, checked by the dashboard's rules (server/accounts/seller-data.ts): none of the
- * flags leaves it for the dashboard; any of them needs a complete, valid seller, or nothing is stored.
+ * The seller of `account create`, checked field by field by the dashboard's rules (server/accounts/seller-data.ts):
+ * a flag left out leaves that field for the dashboard (`--seller-nip` alone is enough for `--ksef-emulator`); a
+ * given one that the rules refuse stops the command before anything is stored.
  */
-function sellerFromFlags(values: Partial<Record<(typeof SELLER_FLAGS)[keyof typeof SELLER_FLAGS], string>>): SellerData | undefined {
+function sellerFromFlags(values: Partial<Record<(typeof SELLER_FLAGS)[keyof typeof SELLER_FLAGS], string>>): Partial<SellerData> {
   const given = Object.fromEntries(Object.entries(SELLER_FLAGS).map(([field, flag]) => [field, values[flag]]));
-  if (Object.values(given).every((v) => v === undefined)) return undefined;
-  const parsed = ZSellerData.safeParse(given);
+  const parsed = ZSellerData.partial().safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `--${SELLER_FLAGS[i.path[0] as keyof typeof SELLER_FLAGS]}: ${i.message}`);
     throw new UsageError(`invalid seller data, nothing created: ${problems.join('; ')}`);
