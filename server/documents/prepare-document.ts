@@ -5,6 +5,7 @@ import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes, documents, type DocumentStatus, type DocumentWarning, type StoredError } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
+import type { Seller } from '@/server/ksef/fa3/parts';
 import { getRateForPayment } from '@/server/nbp/rates';
 import { NbpRateNotFoundError } from '@/server/nbp/client';
 import { warsawDate } from '@/server/orders/dates';
@@ -29,8 +30,7 @@ type Preparation = 'numbered' | 'waiting' | 'other';
 /**
  * document_prepare (DESIGN pipeline): seller data, NBP rate, the document built and schema-checked as it will be
  * sent (invariant 9), plan limit (live), then the number and status queued with the send job, in one transaction
- * (invariant 1). Safe to run twice: anything but a pending document is left
- * alone.
+ * (invariant 1). Safe to run twice: anything but a pending document is left alone.
  */
 export async function prepareDocument(db: Db, documentId: string, now = new Date()): Promise<void> {
   await prepareFrom(db, documentId, 'pending', now);
@@ -122,27 +122,7 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   }
   const prepared: Prepared = { exchangeRate, currency: order.currency, buyerNip: order.buyer.nip, orderNumber: order.number };
   const issueDate = warsawDate(now.toISOString());
-  const unbuildable = checkBeforeNumber(
-    original
-      ? {
-          kind: 'correction',
-          seller: seller.seller,
-          documentId: doc.id,
-          issueDate,
-          now,
-          original: {
-            order,
-            number: original.number,
-            issueDate: original.issueDate,
-            ksefNumber: original.ksefNumber,
-            exchangeRate: original.exchangeRate as ExchangeRate | null,
-            documentId: original.id,
-          },
-          earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
-          refund: ZNormalizedRefund.parse(doc.input),
-        }
-      : { kind: 'invoice', seller: seller.seller, documentId: doc.id, issueDate, now, order, exchangeRate },
-  );
+  const unbuildable = await checkPrepared(db, { doc, original, order, seller: seller.seller, exchangeRate, issueDate, now });
   if (unbuildable) return fail(db, doc, unbuildable);
 
   let outcome: Preparation = 'other';
@@ -175,6 +155,40 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
     outcome = 'numbered';
   });
   return outcome;
+}
+
+/** checkBeforeNumber with what the send step will build from: for a correction, its original as far as it is known. */
+async function checkPrepared(
+  db: Db,
+  p: {
+    doc: DocumentRow;
+    original: DocumentRow | null | undefined;
+    order: NormalizedOrder;
+    seller: Seller;
+    exchangeRate: ExchangeRate | null;
+    issueDate: string;
+    now: Date;
+  },
+): Promise<StoredError | null> {
+  const { doc, original, seller, issueDate, now } = p;
+  if (!original) return checkBeforeNumber({ kind: 'invoice', seller, documentId: doc.id, issueDate, now, order: p.order, exchangeRate: p.exchangeRate });
+  return checkBeforeNumber({
+    kind: 'correction',
+    seller,
+    documentId: doc.id,
+    issueDate,
+    now,
+    original: {
+      order: p.order,
+      number: original.number,
+      issueDate: original.issueDate,
+      ksefNumber: original.ksefNumber,
+      exchangeRate: original.exchangeRate as ExchangeRate | null,
+      documentId: original.id,
+    },
+    earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
+    refund: ZNormalizedRefund.parse(doc.input),
+  });
 }
 
 /** What a person should see about an invoice that still goes out: late (art. 106i ust. 1-2), buyer address incomplete. */
