@@ -2,6 +2,7 @@ import './check-config-first';
 import { parseArgs } from 'node:util';
 import { enableLive, setMonthlyLimit } from '@/server/accounts/account-settings';
 import { createAccount } from '@/server/accounts/create-account';
+import { type SellerData, ZSellerData } from '@/server/accounts/seller-data';
 import { createApiKey, revokeApiKeys } from '@/server/api-keys/api-keys';
 import { createDb } from '@/server/db/client';
 import { locateDatabase } from '@/server/db/locate';
@@ -32,6 +33,23 @@ const USAGE = `usage:
 const COMMANDS = [...USAGE.matchAll(/^ {2}(\w+ [\w-]+)/gm)].map((m) => m[1]);
 
 class UsageError extends Error {}
+
+const SELLER_FLAGS = { nip: 'seller-nip', name: 'seller-name', address1: 'seller-address1', address2: 'seller-address2' } as const;
+
+/**
+ * The seller of `account create`, checked field by field by the dashboard's rules (server/accounts/seller-data.ts):
+ * a flag left out leaves that field for the dashboard (`--seller-nip` alone is enough for `--ksef-emulator`); a
+ * given one that the rules refuse stops the command before anything is stored.
+ */
+function sellerFromFlags(values: Partial<Record<(typeof SELLER_FLAGS)[keyof typeof SELLER_FLAGS], string>>): Partial<SellerData> {
+  const given = Object.fromEntries(Object.entries(SELLER_FLAGS).map(([field, flag]) => [field, values[flag]]));
+  const parsed = ZSellerData.partial().safeParse(given);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `--${SELLER_FLAGS[i.path[0] as keyof typeof SELLER_FLAGS]}: ${i.message}`);
+    throw new UsageError(`invalid seller data, nothing created: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
 
 async function main(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
@@ -67,12 +85,7 @@ async function main(argv: string[]): Promise<unknown> {
     switch (`${group} ${command}`) {
       case 'account create': {
         if (!values.email) throw new UsageError('--email is required');
-        const seller = {
-          nip: values['seller-nip'],
-          name: values['seller-name'],
-          address1: values['seller-address1'],
-          address2: values['seller-address2'],
-        };
+        const seller = sellerFromFlags(values);
         const created = await createAccount(db, { email: values.email, password: values.password, seller });
         if (values['ksef-emulator']) {
           const scope = { accountId: created.accountId, mode: 'test' } as const;

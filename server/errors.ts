@@ -138,6 +138,12 @@ export const ERRORS = {
     message: 'The URL points at a private, loopback or link-local address.',
     help: 'Use a public host. Test mode may reach private addresses where the operator sets ALLOW_PRIVATE_TARGETS=1 (the local stack does); live mode never.',
   },
+  document_not_retryable: {
+    status: 409,
+    type: 'invalid_request_error',
+    message: 'Only a document in error, or skipped for seller data or an uninvoiced original, can be retried.',
+    help: 'The document is on its way or final; GET it to see its status. Retry once the cause in `last_error` is fixed.',
+  },
   webhook_endpoint_limit: {
     status: 400,
     type: 'invalid_request_error',
@@ -233,8 +239,8 @@ export const ERRORS = {
   seller_not_configured: {
     status: null,
     type: 'invoice_error',
-    message: 'Seller NIP, name or address is missing in the account.',
-    help: 'Complete the seller data in the dashboard; send the order again afterwards.',
+    message: 'Seller NIP, name or address is missing or invalid in the account.',
+    help: 'Complete or correct the seller data in the dashboard, then retry the document (its dashboard page, or POST /v1/invoices/{id}/retry).',
   },
   plan_limit_reached: {
     status: null,

@@ -1,8 +1,9 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { CorrectionForm } from './correction-form';
 import { DeliveriesTable } from './deliveries-table';
+import { readError } from './error-text';
 import { formatDateTime, formatDecimal, formatMoney } from './format';
 import { useI18n } from './i18n';
 import { OfflineFacts } from './offline-facts';
@@ -110,6 +111,7 @@ export function InvoiceDetail({ id }: { id: string }) {
             <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${doc.last_error.message}` : '—'}</dd>
             <OfflineFacts doc={doc} />
           </dl>
+          {data.retryable ? <RetryButton id={doc.id} /> : null}
         </section>
         <section className="card" aria-labelledby="timeline-h">
           <h2 id="timeline-h">{d.timeline}</h2>
@@ -290,5 +292,28 @@ export function InvoiceDetail({ id }: { id: string }) {
         <DeliveriesTable deliveries={data.deliveries} showEndpoint />
       </section>
     </>
+  );
+}
+
+/** Sends a document in error (or skipped for a fixable cause) through the pipeline again; the page then follows it. */
+function RetryButton({ id }: { id: string }) {
+  const { t } = useI18n();
+  const d = t.detail;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const retry = useMutation(
+    trpc.invoices.retry.mutationOptions({
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() }),
+    }),
+  );
+  const failure = readError(retry.error);
+  return (
+    <div>
+      <p className="muted">{d.retryHelp}</p>
+      <button type="button" data-testid="retry" disabled={retry.isPending} onClick={() => retry.mutate({ id })}>
+        {retry.isPending ? d.retrying : d.retry}
+      </button>
+      {failure ? <p className="field-error">{failure.message}</p> : null}
+    </div>
   );
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { decryptRsaOaep } from '@/server/ksef/crypto';
 import { certificateSubject } from './certificate-authority';
 import { json, readJson, type Ctx } from './context';
-import { fail, newReferenceNumber } from './kit';
+import { fail, KsefFailure, newReferenceNumber } from './kit';
+import { nipExists } from './nip';
 import type { AuthMethod, AuthOperation, EmulatorState, StatusInfo } from './state';
 import { issueBearer, requireBearer } from './tokens';
 import { verifyAuthTokenRequest } from './xades-verify';
@@ -74,6 +75,8 @@ export function ksefTokenAuth(ctx: Ctx) {
   const key = ctx.state.keys.KsefTokenEncryption;
   if (body.publicKeyId && body.publicKeyId !== key.publicKeyId) throw fail.publicKey(body.publicKeyId);
   if (body.contextIdentifier.type !== 'Nip') throw fail.validation(['contextIdentifier.type: emulator obsługuje tylko kontekst Nip.']);
+  if (!nipExists(body.contextIdentifier.value))
+    throw fail.validation([`contextIdentifier.value: ${body.contextIdentifier.value} nie jest poprawnym numerem NIP (suma kontrolna).`]);
   const challengeInfo = takeChallenge(ctx.state, body.challenge);
   const nip = body.contextIdentifier.value;
   let final: StatusInfo = STATUS.ok;
@@ -102,6 +105,11 @@ export function ksefTokenAuth(ctx: Ctx) {
 
 export function xadesAuth(ctx: Ctx) {
   const verified = verifyAuthTokenRequest(ctx.body.toString('utf8'));
+  // KSeF's code for a context identifier that does not fit its type (README §5.3)
+  if (!nipExists(verified.contextNip))
+    throw new KsefFailure(400, 21117, 'Nieprawidłowy identyfikator podmiotu dla wskazanego typu kontekstu.', [
+      `${verified.contextNip} nie jest poprawnym numerem NIP (suma kontrolna).`,
+    ]);
   const challengeInfo = takeChallenge(ctx.state, verified.challenge);
   let final: StatusInfo = STATUS.ok;
   if (challengeInfo.expired) final = STATUS.badToken('Nieprawidłowe wyzwanie autoryzacyjne.');

@@ -116,6 +116,17 @@ test('a certificate of another NIP ends authentication with 415', async () => {
   expect((err as KsefAuthError).statusCode).toBe(415);
 });
 
+test('a context NIP with a wrong check digit has no context: 21405 for a KSeF token, 21117 for a signed request', async () => {
+  const nip = '7010002137'; // the check digit would be 9, not 7
+  const { token } = await control.createCredentials(nip);
+  const byToken = await authenticate(client, { kind: 'token', nip, token }).catch((e: unknown) => e);
+  expect(byToken).toBeInstanceOf(KsefApiError);
+  expect((byToken as KsefApiError).code).toBe(21405);
+  const cert = await createTestCertificate({ nip, algorithm: 'ec' });
+  const bySignature = await authenticate(client, { kind: 'certificate', nip, ...cert }).catch((e: unknown) => e);
+  expect((bySignature as KsefApiError).code).toBe(21117);
+});
+
 test('a tampered signed document is refused with 9105', async () => {
   const nip = randomNip();
   const cert = await createTestCertificate({ nip, algorithm: 'ec' });

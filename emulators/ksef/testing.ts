@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { config } from '@/server/config';
-
-const WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7];
+import { NIP_WEIGHTS } from './nip';
 
 /** A random NIP with a valid check digit, as the Java client's tests make them (README §5.3). */
 export function randomNip(): string {
   for (;;) {
     const digits = [1 + Math.floor(Math.random() * 9), ...Array.from({ length: 8 }, () => Math.floor(Math.random() * 10))];
     if (digits[1] === 0 && digits[2] === 0) continue;
-    const check = digits.reduce((sum, d, i) => sum + d * (WEIGHTS[i] ?? 0), 0) % 11;
+    const check = digits.reduce((sum, d, i) => sum + d * (NIP_WEIGHTS[i] ?? 0), 0) % 11;
     if (check < 10) return [...digits, check].join('');
   }
 }

@@ -81,6 +81,11 @@ export class KsefRelay {
       listAll: (params: Omit<ListInvoicesParams, 'starting_after'> = {}) => pages<Invoice>('/v1/invoices').listAll(params),
       createCorrection: (invoiceId: string, params: CreateCorrectionParams, o: RequestOptions = {}) =>
         this.json<Correction>('POST', `/v1/invoices/${encodeURIComponent(invoiceId)}/corrections`, { body: params, ...o }),
+      /**
+       * Sends a document in `error` (or `skipped` for `seller_not_configured` / `original_not_invoiced`) through the
+       * pipeline again once its cause is fixed; it keeps its number if it had one. Other states: `document_not_retryable`.
+       */
+      retry: (id: string, o: RequestOptions = {}) => this.json<Document>('POST', `/v1/invoices/${encodeURIComponent(id)}/retry`, o),
       /** The PDF bytes; throws KsefRelayError `pdf_not_ready` until it is rendered. */
       pdf: (id: string) => this.bytes(`/v1/invoices/${encodeURIComponent(id)}/pdf`),
       xml: (id: string) => this.bytes(`/v1/invoices/${encodeURIComponent(id)}/xml`),

@@ -49,6 +49,7 @@ export type RequestErrorCode =
   | 'upo_not_ready'
   | 'xml_not_ready'
   | 'url_not_public'
+  | 'document_not_retryable'
   | 'webhook_endpoint_limit'
   | 'api_key_missing'
   | 'api_key_invalid'

@@ -6,6 +6,7 @@ import { accountModes, accounts, numberCounters } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { SellerInput } from './create-account';
+import { checkSeller, type SellerColumns } from './seller-data';
 
 export type AccountModeRow = typeof accountModes.$inferSelect;
 
@@ -19,8 +20,8 @@ export async function getAccountMode(db: DbOrTx, scope: Scope) {
   return row;
 }
 
-export const isSellerConfigured = (m: Pick<AccountModeRow, 'sellerNip' | 'sellerName' | 'sellerAddress1'>) =>
-  Boolean(m.sellerNip && m.sellerName && m.sellerAddress1);
+/** Seller data complete and valid (server/accounts/seller-data.ts): what document_prepare needs to number. */
+export const isSellerConfigured = (m: SellerColumns) => checkSeller(m).ok;
 
 export async function updateSeller(db: DbOrTx, scope: Scope, seller: SellerInput): Promise<void> {
   await db

@@ -4,6 +4,7 @@ import { createCorrectionDocument } from '@/server/corrections/create-correction
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { correctionsOf, getDocumentWithCorrections } from '@/server/documents/get-document';
 import { listInvoices as listInvoiceDocuments } from '@/server/documents/list-invoices';
+import { retryDocument } from '@/server/documents/retry-document';
 import { serializeDocument } from '@/server/documents/serialize-document';
 import { AppError } from '@/server/errors';
 import { listEnvelope, ZListQuery } from '@/server/http/list';
@@ -79,6 +80,20 @@ export const retrieveInvoice: Endpoint<{ id: string }> = {
   handle: async ({ db, scope, input }) => {
     const { doc, corrections } = await getDocumentWithCorrections(db, scope, input.id);
     return { status: 200, body: serializeDocument(doc, corrections) };
+  },
+};
+
+/**
+ * POST /v1/invoices/{id}/retry (beyond the spec, additive): a document in `error`, or `skipped` for a cause fixed
+ * since, goes through the pipeline again (retry-document.ts). An Idempotency-Key replay answers the first retry.
+ */
+export const retryInvoice: Endpoint<{ id: string }> = {
+  input: ({ params }) => ({ id: parseParams(ZDocumentId, params.id, ['id']) }),
+  idempotent: {},
+  handle: async ({ db, scope, input }) => {
+    const retried = await retryDocument(db, scope, input.id);
+    const corrections = retried.kind === 'invoice' ? ((await correctionsOf(db, scope, [retried.id])).get(retried.id) ?? []) : undefined;
+    return { status: 200, body: serializeDocument(retried, corrections) };
   },
 };
 

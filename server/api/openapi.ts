@@ -156,6 +156,18 @@ export const OPERATIONS: Operation[] = [
     errors: [...BODY_ERRORS, ...ORDER_ERRORS, 'resource_missing', 'correction_requires_invoice', 'livemode_mismatch'],
   },
   {
+    method: 'post',
+    path: '/v1/invoices/{id}/retry',
+    operationId: 'retryInvoice',
+    summary:
+      'Retry a document that ended in `error`, or `skipped` for `seller_not_configured` or `original_not_invoiced`, once the cause is fixed (beyond the spec). No body. A document without a number goes back to `pending` (every check runs again before it is numbered); a numbered one keeps its number and goes back to `queued`.',
+    tag: 'Invoices',
+    pathParams: documentPath,
+    idempotent: true,
+    responses: [{ status: 200, description: 'The document, now `pending` or `queued`', schema: ZDocument }],
+    errors: ['parameter_invalid', 'idempotency_key_invalid', 'idempotency_key_reused', 'resource_missing', 'document_not_retryable'],
+  },
+  {
     method: 'get',
     path: '/v1/account',
     operationId: 'retrieveAccount',

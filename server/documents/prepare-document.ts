@@ -4,6 +4,8 @@ import type { Db, Tx } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes, documents, type DocumentStatus, type DocumentWarning, type StoredError } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
+import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
+import type { Seller } from '@/server/ksef/fa3/parts';
 import { getRateForPayment } from '@/server/nbp/rates';
 import { NbpRateNotFoundError } from '@/server/nbp/client';
 import { warsawDate } from '@/server/orders/dates';
@@ -15,7 +17,8 @@ import { documentError } from './document-errors';
 import { earlierRefunds } from './earlier-refunds';
 import { withLockedDocument } from './locked';
 import { formatNumber, periodOf, seriesOf, takeNextNumber } from './numbering';
-import { sellerOf } from './seller';
+import { checkSellerOf } from './seller';
+import { checkBeforeNumber } from './check-before-number';
 import { transition } from './transition';
 import { addWarnings } from './warnings';
 import { loadDocument } from './load-document';
@@ -25,9 +28,9 @@ type Prepared = { exchangeRate: { rate: string; date: string; table: string } | 
 type Preparation = 'numbered' | 'waiting' | 'other';
 
 /**
- * document_prepare (DESIGN pipeline): seller data, NBP rate, plan limit (live), then the number and status queued
- * with the send job, in one transaction (invariant 1). Safe to run twice: anything but a pending document is left
- * alone.
+ * document_prepare (DESIGN pipeline): seller data, NBP rate, the document built and schema-checked as it will be
+ * sent (invariant 9), plan limit (live), then the number and status queued with the send job, in one transaction
+ * (invariant 1). Safe to run twice: anything but a pending document is left alone.
  */
 export async function prepareDocument(db: Db, documentId: string, now = new Date()): Promise<void> {
   await prepareFrom(db, documentId, 'pending', now);
@@ -101,7 +104,8 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   const scope = { accountId: doc.accountId, mode: doc.mode };
   const original = doc.invoiceId ? await loadDocument(db, doc.invoiceId) : null;
 
-  if (!(await sellerOf(db, scope))) return skip(db, doc, 'seller_not_configured');
+  const seller = await checkSellerOf(db, scope);
+  if (!seller.ok) return skip(db, doc, 'seller_not_configured', seller.problem);
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');
 
@@ -111,15 +115,18 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
     try {
       exchangeRate = await getRateForPayment(db, order.currency, order.paidAt); // NbpUnavailableError: the job retries later
     } catch (err) {
-      if (err instanceof NbpRateNotFoundError) return fail(db, doc, `NBP has no table A rate for ${order.currency} before ${order.paidAt}.`);
+      if (err instanceof NbpRateNotFoundError)
+        return fail(db, doc, documentError('invoice_build_failed', `NBP has no table A rate for ${order.currency} before ${order.paidAt}.`));
       throw err;
     }
   }
   const prepared: Prepared = { exchangeRate, currency: order.currency, buyerNip: order.buyer.nip, orderNumber: order.number };
+  const issueDate = warsawDate(now.toISOString());
+  const unbuildable = await checkPrepared(db, { doc, original, order, seller: seller.seller, exchangeRate, issueDate, now });
+  if (unbuildable) return fail(db, doc, unbuildable);
 
   let outcome: Preparation = 'other';
   await withLockedDocument(db, doc.id, [from], async (tx, locked) => {
-    const issueDate = warsawDate(now.toISOString());
     const verdict = await planVerdict(tx, locked, periodOf(issueDate));
     if (verdict !== 'go') {
       if (locked.status === 'pending') await transition(tx, locked, 'waiting_for_plan_limit', { lastError: documentError('plan_limit_reached') });
@@ -150,6 +157,40 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   return outcome;
 }
 
+/** checkBeforeNumber with what the send step will build from: for a correction, its original as far as it is known. */
+async function checkPrepared(
+  db: Db,
+  p: {
+    doc: DocumentRow;
+    original: DocumentRow | null | undefined;
+    order: NormalizedOrder;
+    seller: Seller;
+    exchangeRate: ExchangeRate | null;
+    issueDate: string;
+    now: Date;
+  },
+): Promise<StoredError | null> {
+  const { doc, original, seller, issueDate, now } = p;
+  if (!original) return checkBeforeNumber({ kind: 'invoice', seller, documentId: doc.id, issueDate, now, order: p.order, exchangeRate: p.exchangeRate });
+  return checkBeforeNumber({
+    kind: 'correction',
+    seller,
+    documentId: doc.id,
+    issueDate,
+    now,
+    original: {
+      order: p.order,
+      number: original.number,
+      issueDate: original.issueDate,
+      ksefNumber: original.ksefNumber,
+      exchangeRate: original.exchangeRate as ExchangeRate | null,
+      documentId: original.id,
+    },
+    earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
+    refund: ZNormalizedRefund.parse(doc.input),
+  });
+}
+
 /** What a person should see about an invoice that still goes out: late (art. 106i ust. 1-2), buyer address incomplete. */
 export function invoiceWarnings(order: NormalizedOrder, issueDate: string): DocumentWarning[] {
   const warnings: DocumentWarning[] = [];
@@ -172,7 +213,8 @@ async function end(db: Db, doc: DocumentRow, to: 'skipped' | 'error', error: Sto
   return 'other';
 }
 
-const skip = (db: Db, doc: DocumentRow, code: 'seller_not_configured' | 'original_not_invoiced' | 'original_rejected') =>
-  end(db, doc, 'skipped', documentError(code), ['pending', 'waiting_for_plan_limit']);
+const skip = (db: Db, doc: DocumentRow, code: 'seller_not_configured' | 'original_not_invoiced' | 'original_rejected', message?: string) =>
+  end(db, doc, 'skipped', documentError(code, message), ['pending', 'waiting_for_plan_limit']);
 
-const fail = (db: Db, doc: DocumentRow, message: string) => end(db, doc, 'error', documentError('invoice_build_failed', message), ['pending']);
+/** A document that cannot be built ends in error without a number (invariant 9); it may be retried once fixed. */
+const fail = (db: Db, doc: DocumentRow, error: StoredError) => end(db, doc, 'error', error, ['pending', 'waiting_for_plan_limit']);

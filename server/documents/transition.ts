@@ -16,14 +16,16 @@ export const nextUpdatedAt = () => sql`greatest(now(), ${documents.updatedAt} + 
 /** The moves of spec section 3; anything else is a bug and throws. */
 const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
   pending: ['queued', 'skipped', 'waiting_for_plan_limit', 'error'],
-  waiting_for_plan_limit: ['queued', 'skipped'],
+  // error: checked again on release, with the release's issue date (what the send step will build)
+  waiting_for_plan_limit: ['queued', 'skipped', 'error'],
   queued: ['queued', 'sending', 'skipped', 'error'],
   sending: ['sending', 'queued', 'accepted', 'rejected', 'error'],
   accepted: [],
   // only a technical correction: an offline document KSeF rejected for a technical reason is sent again (issue 17)
   rejected: ['queued'],
-  skipped: [],
-  error: [],
+  // a retry after the cause was fixed (retry-document.ts): back to numbering, or to sending with the number kept
+  skipped: ['pending', 'queued'],
+  error: ['pending', 'queued'],
 };
 
 /** The failure a move reports (invariant 10): a final state other than accepted, or a wait with an error. */

@@ -6,20 +6,7 @@ import { computeCorrection, computeTotals, type CorrectionTotals, rowDelta } fro
 import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from './types';
 import { VAT_RATES } from './vat';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
-
-/** mulberry32: a small seeded PRNG, so every run checks the same cases and a failure names its seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
-}
-type Rng = ReturnType<typeof prng>;
+import { prng, type Rng } from '@/test/prng';
 
 function randomOrder(rng: Rng): NormalizedOrder {
   const lines = Array.from({ length: rng.int(1, 6) }, (_, i): NormalizedLine => {

@@ -42,6 +42,7 @@ test("FA(3) failing the schema: error with invoice_schema_invalid and the valida
   expect(done.status).toBe('error');
   expect(done.lastError).toMatchObject({ code: 'invoice_schema_invalid', type: 'invoice_error' });
   expect(done.lastError!.message).toMatch(/P_2/);
+  expect(done.number).toBeNull(); // refused before numbering (DESIGN invariant 9)
   expect(done.ksefSessionRef).toBeNull();
   expect((await ksef.control().counters()).requests.sendInvoice ?? 0).toBe(0);
   const events = await t.db().execute<{ type: string }>(sql`select type from events where document_id = ${document.id}`);

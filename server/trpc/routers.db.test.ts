@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { paidOrder } from '@/test/orders';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { prepareDocument } from '@/server/documents/prepare-document';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { verifySignIn } from '@/server/auth/sign-in';
 import { createCallerFactory } from './init';
@@ -50,6 +51,23 @@ describe('dashboard procedures', () => {
     expect(await a.as().account.seller()).toMatchObject({ nip: '5260250274', configured: true });
     expect((await a.as().account.overview()).checklist.find((s) => s.step === 'seller')?.done).toBe(true);
     expect((await a.as('live').account.me()).mode).toBe('live'); // the other mode keeps its own seller data
+  });
+
+  test('invoice detail: a document skipped for seller data offers a retry; the retry sends it back to pending once', async () => {
+    const a = await signedUp('retry@example.test');
+    const b = await signedUp('retry-other@example.test');
+    const { document } = await createInvoiceDocument(t.db(), { accountId: a.accountId, mode: 'test' }, parseOrderInput(paidOrder()));
+    expect((await a.as().invoices.detail({ id: document.id })).retryable).toBe(false); // pending: on its way
+    await prepareDocument(t.db(), document.id); // no seller data yet
+    const skipped = await a.as().invoices.detail({ id: document.id });
+    expect([skipped.document.status, skipped.document.last_error?.code, skipped.retryable]).toEqual(['skipped', 'seller_not_configured', true]);
+    expect(await code(b.as().invoices.retry({ id: document.id }))).toBe('NOT_FOUND');
+    await a.as().account.updateSeller(SELLER);
+    expect(await a.as().invoices.retry({ id: document.id })).toEqual({ id: document.id, status: 'pending' });
+    expect(await code(a.as().invoices.retry({ id: document.id }))).toBe('CONFLICT');
+    await prepareDocument(t.db(), document.id);
+    const numbered = await a.as().invoices.detail({ id: document.id });
+    expect([numbered.document.status, numbered.document.number, numbered.retryable]).toEqual(['queued', expect.stringMatching(/^FV\/\d{4}\/\d{2}\/1$/), false]);
   });
 
   test('invoices: search, counts and detail stay inside the account and mode (invariant 5)', async () => {

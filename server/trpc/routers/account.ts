@@ -6,18 +6,9 @@ import { getQueueDepth } from '@/server/documents/queue-depth';
 import { getSetupChecklist } from '@/server/accounts/setup-checklist';
 import { attentionEmailsOn, setAttentionEmails } from '@/server/attention/email-opt-out';
 import { listAttention } from '@/server/attention/find-attention';
-import { isValidNip, normalizeNip } from '@/server/orders/nip';
+import { ZSellerData } from '@/server/accounts/seller-data';
 import { getSendingStatus } from '@/server/submission/sending-status';
 import { authedProcedure, router, scopedProcedure } from '@/server/trpc/init';
-
-export const ZSellerForm = z.object({
-  nip: z.string().transform(normalizeNip).refine(isValidNip, 'nip_invalid'),
-  name: z.string().trim().min(1, 'required').max(512),
-  address1: z.string().trim().min(1, 'required').max(512),
-  address2: z.string().trim().max(512).optional(),
-  /** metoda kasowa: FA(3) P_16 = 1 on every invoice and correction of the mode */
-  cashAccounting: z.boolean().optional(),
-});
 
 export const accountRouter = router({
   me: authedProcedure.query(({ ctx }) => ({
@@ -75,7 +66,7 @@ export const accountRouter = router({
       configured: isSellerConfigured(mode),
     };
   }),
-  updateSeller: scopedProcedure.input(ZSellerForm).mutation(async ({ ctx, input }) => {
+  updateSeller: scopedProcedure.input(ZSellerData).mutation(async ({ ctx, input }) => {
     await updateSeller(ctx.db, ctx.scope, {
       nip: input.nip,
       name: input.name,

@@ -5,6 +5,7 @@ import { listDocumentTimeline } from '@/server/documents/document-timeline';
 import { searchDocuments, ZSearchDocuments } from '@/server/documents/search-documents';
 import { createCorrectionDocument } from '@/server/corrections/create-correction';
 import { correctionsOf, getDocument } from '@/server/documents/get-document';
+import { isRetryable, retryDocument } from '@/server/documents/retry-document';
 import { serializeDocument } from '@/server/documents/serialize-document';
 import { parseRefundInput } from '@/server/orders/order-schema';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
@@ -37,11 +38,17 @@ export const invoicesRouter = router({
       hasXml: doc.fa3Xml !== null,
       hasUpo: doc.upoXml !== null,
       hasPdf: doc.pdfFileId !== null,
+      retryable: isRetryable(doc),
       ...input_,
       timeline,
       events,
       deliveries: deliveries.data,
     };
+  }),
+  /** The dashboard's retry of a document in error (or skipped for a fixable cause), as POST /v1/invoices/{id}/retry. */
+  retry: scopedProcedure.input(ZDocumentId).mutation(async ({ ctx, input }) => {
+    const doc = await retryDocument(ctx.db, ctx.scope, input.id);
+    return { id: doc.id, status: doc.status };
   }),
   correctionForm: scopedProcedure.input(z.object({ invoiceId: z.string() })).query(({ ctx, input }) => getCorrectionForm(ctx.db, ctx.scope, input.invoiceId)),
   /** The refund in the /v1 shape (spec 2.5), parsed by the same schema as POST /v1/invoices/{id}/corrections. */
