@@ -23,7 +23,7 @@ function curl(op: Operation, base: string): string {
   const lines = [
     `curl${op.method === 'get' ? '' : ` -X ${op.method.toUpperCase()}`}${binary ? ' -OJ' : ''} ${shellQuote(`${base}${pathWith(op)}${queryString(op)}`)}`,
   ];
-  lines.push(`-H "Authorization: Bearer $KSEF_RELAY_API_KEY"`);
+  lines.push(`-H "Authorization: Bearer $KSEF_RELAY_KEY"`);
   if (op.example.idempotencyKey) lines.push(`-H ${shellQuote(`Idempotency-Key: ${op.example.idempotencyKey}`)}`);
   if (op.example.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `--data ${shellQuote(JSON.stringify(op.example.body, null, 2))}`);
   return lines.join(' \\\n  ');
@@ -39,7 +39,7 @@ function sdk(op: Operation, base: string): string {
   return [
     `import { KsefRelay } from '@ksef-relay/sdk';`,
     '',
-    `const relay = new KsefRelay({ apiKey: process.env.KSEF_RELAY_API_KEY!, baseUrl: '${base}' });`,
+    `const relay = new KsefRelay({ apiKey: process.env.KSEF_RELAY_KEY!, baseUrl: '${base}' });`,
     `const ${op.sdk.result} = await relay.${op.sdk.method}(${args.join(', ')});`,
   ].join('\n');
 }

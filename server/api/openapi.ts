@@ -93,12 +93,14 @@ const ORDER_ERRORS: ErrorCode[] = [
 const documentPath = z.object({ id: ZDocumentId.describe('`inv_…` or `cor_…`') });
 
 const ZCreateInvoiceBody = z.union([
-  z.object({ order: ZOrderInput }).describe('an order in this API’s format (spec 2.4)'),
-  z.object({ shopplatform_order: ZWcOrder }).describe('a shop-platform REST v3 order'),
+  z.object({ order: ZOrderInput }).meta({ title: 'order', description: 'an order in this API’s format (spec 2.4)' }),
+  z.object({ shopplatform_order: ZWcOrder }).meta({ title: 'shopplatform_order', description: 'a shop-platform REST v3 order' }),
 ]);
 const ZCreateCorrectionBody = z.union([
-  z.object({ refund: ZRefundInput }).describe('a refund in this API’s format (spec 2.5)'),
-  z.object({ shopplatform_order: ZWcOrder, shopplatform_refund: ZWcRefund }).describe('the shop-platform order and its v3 refund'),
+  z.object({ refund: ZRefundInput }).meta({ title: 'refund', description: 'a refund in this API’s format (spec 2.5)' }),
+  z
+    .object({ shopplatform_order: ZWcOrder, shopplatform_refund: ZWcRefund })
+    .meta({ title: 'shopplatform_order + shopplatform_refund', description: 'the shop-platform order and its v3 refund' }),
 ]);
 
 export const OPERATIONS: Operation[] = [
