@@ -16,7 +16,8 @@ test('the API reference renders OpenAPI 3.1 with examples and curl/SDK samples, 
   });
 
   await page.goto('/docs/api#tag/Invoices/operation/createInvoice');
-  await expect(page.getByRole('heading', { name: /KSeF Relay API/ })).toBeVisible();
+  // Redoc parses the document and builds its search index in the browser: seconds on a loaded 2-core machine
+  await expect(page.getByRole('heading', { name: /KSeF Relay API/ })).toBeVisible({ timeout: 60_000 });
   const operation = page.locator('[id="tag/Invoices/operation/createInvoice"]');
   await expect(operation.getByRole('heading', { name: /Create an invoice from a paid order/ })).toBeVisible();
   // the samples panel: curl and the SDK, made from the request example
