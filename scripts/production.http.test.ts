@@ -125,9 +125,10 @@ describe('web probes, metrics and the API reference', () => {
     const page = await fetch(`${web.url}/docs/api`);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
-    expect(html).toContain('/docs/api/assets/swagger-ui-bundle.js');
+    expect(html).toContain('/docs/api/assets/redoc.standalone.js');
     expect(html).not.toMatch(/https?:\/\/(?!localhost)[a-z]/i);
-    const bundle = await fetch(`${web.url}/docs/api/assets/swagger-ui-bundle.js`);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const bundle = await fetch(`${web.url}/docs/api/assets/redoc.standalone.js`);
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
     expect((await fetch(`${web.url}/docs/api/assets/init.js`)).status).toBe(200);

@@ -1,6 +1,7 @@
 /**
  * The objects of the KSeF Relay API (its OpenAPI document, /openapi.json), written out by hand so that the package
- * has no dependencies; the service's test suite checks them against the schemas the document is generated from.
+ * has no dependencies; `types.test.ts` checks them at compile time (`npm run typecheck`) against the server's zod schemas,
+ * which the document is generated from.
  */
 export type DocumentStatus = 'pending' | 'queued' | 'sending' | 'accepted' | 'rejected' | 'skipped' | 'waiting_for_plan_limit' | 'error';
 export type KsefEnvironment = 'test' | 'demo' | 'prod';
@@ -93,6 +94,16 @@ type DocumentFields = {
   buyer_nip: string | null;
   pdf_url: string | null;
   last_error: ApiErrorObject | null;
+  /** Set when the document was issued or sent in offline mode; null otherwise. */
+  offline: {
+    /** When it was handed to the buyer outside KSeF, or first sent offline (Unix seconds). */
+    issued_at: number | null;
+    /** By when KSeF must have it (Unix seconds). */
+    deadline: number | null;
+    deadline_missed: boolean;
+    /** Base64 SHA-256 of the rejected offline XML this technical correction replaces. */
+    technical_correction_of: string | null;
+  } | null;
   created: number;
   updated: number;
 };
@@ -140,8 +151,30 @@ export type OrderInput = {
   paid_at: string;
   currency?: string | null;
   payment_method?: 'card' | 'transfer' | 'cash' | 'mobile' | null;
-  buyer: { nip: string; name: string; address_line1: string; address_line2?: string | null; email?: string | null };
-  lines: { name: string; sku?: string | null; quantity: number; unit_price: string; discount?: string | null; vat_rate: VatRate }[];
+  /** `YYYY-MM-DD`, not after today: the day the goods were delivered or the service completed (printed as P_6). */
+  delivered_at?: string | null;
+  buyer: {
+    nip: string;
+    name: string;
+    address_line1: string;
+    address_line2?: string | null;
+    email?: string | null;
+    /** The buyer is a JST (local-government body); the unit the invoice concerns is `recipient`. Not with `vat_group`. */
+    jst?: boolean | null;
+    /** The buyer is a VAT group; the member the invoice concerns is `recipient`. Not with `jst`. */
+    vat_group?: boolean | null;
+    recipient?: { nip: string; name: string; address_line1: string; address_line2?: string | null } | null;
+  };
+  lines: {
+    name: string;
+    sku?: string | null;
+    quantity: number;
+    unit_price: string;
+    discount?: string | null;
+    vat_rate: VatRate;
+    /** Goods or services of annex 15 to the VAT act (FA(3) P_12_Zal_15; split payment above 15,000 PLN). */
+    annex15?: boolean | null;
+  }[];
   shipping?: { name: string; price: string; vat_rate: VatRate }[] | null;
 };
 

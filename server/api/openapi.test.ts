@@ -5,12 +5,27 @@ import addFormats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { ROOT } from '@/server/config';
 import { ERRORS } from '@/server/errors';
+import { isValidKsefNumber } from '@/server/ksef/ksef-number';
+import { isValidNip, normalizeNip } from '@/server/orders/nip';
 import { withComponents } from '@/test/openapi-check';
-import { buildOpenApiDocument } from './openapi';
+import { KsefRelay } from '@/sdk/src/index';
+import { buildOpenApiDocument, OPERATIONS } from './openapi';
 
+type Media = { schema: object; example?: unknown };
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: object }>; headers: Record<string, unknown> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name?: string; in?: string; schema?: object; example?: unknown }[];
+        requestBody?: { content: Record<string, Media> };
+        responses: Record<string, { content: Record<string, Media>; headers: Record<string, unknown> }>;
+        'x-codeSamples': { lang: string; label: string; source: string }[];
+      }
+    >
+  >;
 };
 const doc = buildOpenApiDocument() as unknown as Doc;
 
@@ -96,6 +111,82 @@ describe('OpenAPI document of /v1', () => {
     for (const ops of Object.values(doc.paths)) {
       const post = ops.post as unknown as { parameters?: { $ref?: string }[] } | undefined;
       if (post) expect(post.parameters?.map((p) => p.$ref)).toContain('#/components/parameters/Idempotency-Key');
+    }
+  });
+});
+
+/** Every string and number inside an example, with its JSON path. */
+function leaves(value: unknown, at = ''): [string, string | number][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, `${at}[${i}]`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, `${at}.${k}`));
+  return typeof value === 'string' || typeof value === 'number' ? [[at, value]] : [];
+}
+
+describe('examples of the OpenAPI document', () => {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats(ajv);
+  const operations = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => ({ where: `${m} ${p}`, op })));
+
+  test('every parameter, request body and JSON answer (success and error) has an example that its schema accepts', () => {
+    let checked = 0;
+    for (const { where, op } of operations) {
+      for (const param of op.parameters ?? []) {
+        if (param.in !== 'path') continue;
+        expect(param.example, `${where} ${param.name}`).toBeDefined();
+        expect(ajv.validate(param.schema!, param.example), `${where} ${param.name}`).toBe(true);
+      }
+      const media = [...Object.entries(op.responses).map(([s, r]) => [s, r.content['application/json']] as const)];
+      if (op.requestBody) media.push(['request', op.requestBody.content['application/json']]);
+      for (const [status, m] of media) {
+        if (!m) continue;
+        expect(m.example, `${where} ${status}`).toBeDefined();
+        const validate = ajv.compile(withComponents(m, doc));
+        expect(validate(m.example), `${where} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(60);
+  });
+
+  test('request examples pass the zod schemas the handlers parse with (the document alone is looser: refinements)', () => {
+    for (const op of OPERATIONS) {
+      if (op.body) expect(op.body.safeParse(op.example.body).error, op.operationId).toBeUndefined();
+      if (op.query)
+        expect(op.query.safeParse(Object.fromEntries(Object.entries(op.example.query ?? {}).map(([k, v]) => [k, String(v)]))).error).toBeUndefined();
+      if (op.pathParams) expect(op.pathParams.safeParse(op.example.path).error, op.operationId).toBeUndefined();
+    }
+  });
+
+  test('examples are realistic: NIPs with a valid checksum, valid KSeF numbers, dates and times in 2026', () => {
+    const all = operations.flatMap(({ where, op }) =>
+      leaves([
+        op.requestBody?.content['application/json']?.example,
+        op.parameters?.map((p) => p.example),
+        Object.values(op.responses).map((r) => r.content['application/json']?.example),
+      ]).map(([at, v]) => [`${where}${at}`, v] as const),
+    );
+    const nips = all.filter(([at]) => /nip$/.test(at));
+    expect(nips.length).toBeGreaterThan(5);
+    for (const [at, v] of nips) expect(isValidNip(normalizeNip(String(v))), `${at} ${v}`).toBe(true);
+    for (const [at, v] of all.filter(([at]) => /ksef_number$/.test(at))) expect(isValidKsefNumber(String(v)), at).toBe(true);
+    const dates = all.filter(([, v]) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v));
+    expect(dates.length).toBeGreaterThan(5);
+    for (const [at, v] of dates) expect(String(v).slice(0, 4), at).toBe('2026');
+    for (const [at, v] of all.filter(([at]) => /\.(created|updated)$/.test(at))) expect(new Date(Number(v) * 1000).getUTCFullYear(), at).toBe(2026);
+  });
+
+  test('every operation has a curl and an SDK sample made from its example, calling a method the SDK has', () => {
+    const relay = new KsefRelay({ apiKey: 'sk_test_x', baseUrl: 'http://localhost:3000' });
+    for (const op of OPERATIONS) {
+      const samples = doc.paths[op.path]![op.method]!['x-codeSamples'];
+      expect(samples.map((s) => s.label)).toEqual(['curl', 'SDK (TypeScript)']);
+      const [curl, sdk] = samples.map((s) => s.source);
+      expect(curl).toContain(`curl`);
+      expect(curl).toContain(op.path.replace(/\{id\}/, op.example.path?.id ?? ''));
+      if (op.example.body !== undefined) expect(curl).toContain(JSON.stringify(op.example.body, null, 2));
+      expect(sdk).toContain(`relay.${op.sdk.method}(`);
+      const [group, method] = op.sdk.method.split('.') as [keyof KsefRelay, string];
+      expect(typeof (relay[group] as unknown as Record<string, unknown>)[method], op.sdk.method).toBe('function');
     }
   });
 });

@@ -4,8 +4,30 @@ import { ERRORS, type ErrorCode } from '@/server/errors';
 import { REQUESTS_PER_MINUTE } from '@/server/http/rate-limit';
 import { ZOrderInput, ZRefundInput } from '@/server/orders/order-schema';
 import { ZWcOrder, ZWcRefund } from '@/server/orders/woocommerce/wc-schema';
+import { codeSamples } from './code-samples';
 import { ZListEventsQuery } from './events';
 import { ZDocumentId, ZInvoiceId, ZListInvoicesQuery } from './invoices';
+import {
+  ACCOUNT_EXAMPLE,
+  CORRECTION_ACCEPTED,
+  CORRECTION_PENDING,
+  ENDPOINT_ID,
+  EVENT_EXAMPLE,
+  exampleDocUrl,
+  INVOICE_ACCEPTED,
+  INVOICE_ID,
+  INVOICE_PENDING,
+  INVOICE_RETRIED,
+  INVOICE_WITH_CORRECTION,
+  list,
+  ORDER_EXAMPLE,
+  RETRIED_ID,
+  REFUND_EXAMPLE,
+  WEBHOOK_ENDPOINT,
+  WEBHOOK_ENDPOINT_CREATED,
+  WEBHOOK_ENDPOINT_DELETED,
+  WEBHOOK_ENDPOINT_EXAMPLE,
+} from './openapi-examples';
 import {
   errorEnvelope,
   listOf,
@@ -26,8 +48,11 @@ import { ZEndpointId, ZListWebhookEndpointsQuery } from './webhook-endpoints';
  * dialect). Served at GET /openapi.json; a test checks that every route under app/v1 is described here and
  * validates real answers against it.
  */
-type Json = { status: number; description: string; schema: z.ZodType };
+type Json = { status: number; description: string; schema: z.ZodType; example: unknown };
 type Raw = { status: number; description: string; contentType: string };
+
+/** What the examples send: path and query parameters, the body and the Idempotency-Key of a POST. */
+export type RequestExample = { path?: Record<string, string>; query?: Record<string, string | number>; body?: unknown; idempotencyKey?: string };
 
 export type Operation = {
   method: 'get' | 'post' | 'delete';
@@ -42,6 +67,9 @@ export type Operation = {
   responses: (Json | Raw)[];
   /** Error codes this operation can answer, besides the ones every operation can (COMMON_ERRORS). */
   errors: ErrorCode[];
+  example: RequestExample;
+  /** The SDK's method for the operation (`sdk/src/client.ts`) and a name for what it answers, for the code samples. */
+  sdk: { method: string; result: string };
 };
 
 const COMMON_ERRORS: ErrorCode[] = ['api_key_missing', 'api_key_invalid', 'live_mode_disabled', 'rate_limited', 'internal_error'];
@@ -67,12 +95,14 @@ const ORDER_ERRORS: ErrorCode[] = [
 const documentPath = z.object({ id: ZDocumentId.describe('`inv_…` or `cor_…`') });
 
 const ZCreateInvoiceBody = z.union([
-  z.object({ order: ZOrderInput }).describe('an order in this API’s format (spec 2.4)'),
-  z.object({ shopplatform_order: ZWcOrder }).describe('a shop-platform REST v3 order'),
+  z.object({ order: ZOrderInput }).meta({ title: 'order', description: 'an order in this API’s format (spec 2.4)' }),
+  z.object({ shopplatform_order: ZWcOrder }).meta({ title: 'shopplatform_order', description: 'a shop-platform REST v3 order' }),
 ]);
 const ZCreateCorrectionBody = z.union([
-  z.object({ refund: ZRefundInput }).describe('a refund in this API’s format (spec 2.5)'),
-  z.object({ shopplatform_order: ZWcOrder, shopplatform_refund: ZWcRefund }).describe('the shop-platform order and its v3 refund'),
+  z.object({ refund: ZRefundInput }).meta({ title: 'refund', description: 'a refund in this API’s format (spec 2.5)' }),
+  z
+    .object({ shopplatform_order: ZWcOrder, shopplatform_refund: ZWcRefund })
+    .meta({ title: 'shopplatform_order + shopplatform_refund', description: 'the shop-platform order and its v3 refund' }),
 ]);
 
 export const OPERATIONS: Operation[] = [
@@ -83,8 +113,12 @@ export const OPERATIONS: Operation[] = [
     summary: 'List invoices, newest first (corrections inside each invoice)',
     tag: 'Invoices',
     query: ZListInvoicesQuery,
-    responses: [{ status: 200, description: 'A page of invoices', schema: listOf(ZInvoice, '/v1/invoices') }],
+    responses: [
+      { status: 200, description: 'A page of invoices', schema: listOf(ZInvoice, '/v1/invoices'), example: list('/v1/invoices', [INVOICE_WITH_CORRECTION]) },
+    ],
     errors: ['parameter_invalid', 'resource_missing'],
+    example: { query: { external_id: ORDER_EXAMPLE.external_id, limit: 10 } },
+    sdk: { method: 'invoices.list', result: 'page' },
   },
   {
     method: 'post',
@@ -95,10 +129,12 @@ export const OPERATIONS: Operation[] = [
     body: ZCreateInvoiceBody,
     idempotent: true,
     responses: [
-      { status: 201, description: 'Created (status pending)', schema: ZInvoice },
-      { status: 200, description: 'The invoice of this order already exists, or an Idempotency-Key replay', schema: ZInvoice },
+      { status: 201, description: 'Created (status pending)', schema: ZInvoice, example: INVOICE_PENDING },
+      { status: 200, description: 'The invoice of this order already exists, or an Idempotency-Key replay', schema: ZInvoice, example: INVOICE_ACCEPTED },
     ],
     errors: [...BODY_ERRORS, ...ORDER_ERRORS],
+    example: { body: { order: ORDER_EXAMPLE }, idempotencyKey: `invoice-${ORDER_EXAMPLE.external_id}` },
+    sdk: { method: 'invoices.create', result: 'invoice' },
   },
   {
     method: 'get',
@@ -107,8 +143,10 @@ export const OPERATIONS: Operation[] = [
     summary: 'Retrieve an invoice or a correction',
     tag: 'Invoices',
     pathParams: documentPath,
-    responses: [{ status: 200, description: 'The document', schema: ZDocument }],
+    responses: [{ status: 200, description: 'The document', schema: ZDocument, example: INVOICE_WITH_CORRECTION }],
     errors: ['parameter_invalid', 'resource_missing'],
+    example: { path: { id: INVOICE_ID } },
+    sdk: { method: 'invoices.retrieve', result: 'document' },
   },
   {
     method: 'get',
@@ -119,6 +157,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: documentPath,
     responses: [{ status: 200, description: 'The PDF', contentType: 'application/pdf' }],
     errors: ['parameter_invalid', 'resource_missing', 'pdf_not_ready'],
+    example: { path: { id: INVOICE_ID } },
+    sdk: { method: 'invoices.pdf', result: 'pdf' },
   },
   {
     method: 'get',
@@ -129,6 +169,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: documentPath,
     responses: [{ status: 200, description: 'FA(3) XML', contentType: 'application/xml' }],
     errors: ['parameter_invalid', 'resource_missing', 'xml_not_ready'],
+    example: { path: { id: INVOICE_ID } },
+    sdk: { method: 'invoices.xml', result: 'xml' },
   },
   {
     method: 'get',
@@ -139,6 +181,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: documentPath,
     responses: [{ status: 200, description: 'UPO XML', contentType: 'application/xml' }],
     errors: ['parameter_invalid', 'resource_missing', 'upo_not_ready'],
+    example: { path: { id: INVOICE_ID } },
+    sdk: { method: 'invoices.upo', result: 'upo' },
   },
   {
     method: 'post',
@@ -150,10 +194,17 @@ export const OPERATIONS: Operation[] = [
     body: ZCreateCorrectionBody,
     idempotent: true,
     responses: [
-      { status: 201, description: 'Created (status pending)', schema: ZCorrection },
-      { status: 200, description: 'The correction of this refund already exists, or an Idempotency-Key replay', schema: ZCorrection },
+      { status: 201, description: 'Created (status pending)', schema: ZCorrection, example: CORRECTION_PENDING },
+      {
+        status: 200,
+        description: 'The correction of this refund already exists, or an Idempotency-Key replay',
+        schema: ZCorrection,
+        example: CORRECTION_ACCEPTED,
+      },
     ],
     errors: [...BODY_ERRORS, ...ORDER_ERRORS, 'resource_missing', 'correction_requires_invoice', 'livemode_mismatch'],
+    example: { path: { id: INVOICE_ID }, body: { refund: REFUND_EXAMPLE }, idempotencyKey: `correction-${REFUND_EXAMPLE.external_id}` },
+    sdk: { method: 'invoices.createCorrection', result: 'correction' },
   },
   {
     method: 'post',
@@ -164,8 +215,10 @@ export const OPERATIONS: Operation[] = [
     tag: 'Invoices',
     pathParams: documentPath,
     idempotent: true,
-    responses: [{ status: 200, description: 'The document, now `pending` or `queued`', schema: ZDocument }],
+    responses: [{ status: 200, description: 'The document, now `pending` or `queued`', schema: ZDocument, example: INVOICE_RETRIED }],
     errors: ['parameter_invalid', 'idempotency_key_invalid', 'idempotency_key_reused', 'resource_missing', 'document_not_retryable'],
+    example: { path: { id: RETRIED_ID }, idempotencyKey: `retry-${RETRIED_ID}` },
+    sdk: { method: 'invoices.retry', result: 'document' },
   },
   {
     method: 'get',
@@ -173,8 +226,10 @@ export const OPERATIONS: Operation[] = [
     operationId: 'retrieveAccount',
     summary: 'Retrieve the account of the key, in the key’s mode',
     tag: 'Account',
-    responses: [{ status: 200, description: 'The account', schema: ZAccount }],
+    responses: [{ status: 200, description: 'The account', schema: ZAccount, example: ACCOUNT_EXAMPLE }],
     errors: [],
+    example: {},
+    sdk: { method: 'account.retrieve', result: 'account' },
   },
   {
     method: 'get',
@@ -183,8 +238,17 @@ export const OPERATIONS: Operation[] = [
     summary: 'List webhook endpoints, newest first',
     tag: 'Webhook endpoints',
     query: ZListWebhookEndpointsQuery,
-    responses: [{ status: 200, description: 'A page of endpoints', schema: listOf(ZWebhookEndpoint, '/v1/webhook_endpoints') }],
+    responses: [
+      {
+        status: 200,
+        description: 'A page of endpoints',
+        schema: listOf(ZWebhookEndpoint, '/v1/webhook_endpoints'),
+        example: list('/v1/webhook_endpoints', [WEBHOOK_ENDPOINT]),
+      },
+    ],
     errors: ['parameter_invalid', 'resource_missing'],
+    example: { query: { limit: 10 } },
+    sdk: { method: 'webhookEndpoints.list', result: 'page' },
   },
   {
     method: 'post',
@@ -194,8 +258,10 @@ export const OPERATIONS: Operation[] = [
     tag: 'Webhook endpoints',
     body: ZCreateWebhookEndpoint,
     idempotent: true,
-    responses: [{ status: 201, description: 'Created', schema: ZWebhookEndpointWithSecret }],
+    responses: [{ status: 201, description: 'Created', schema: ZWebhookEndpointWithSecret, example: WEBHOOK_ENDPOINT_CREATED }],
     errors: [...BODY_ERRORS, 'url_not_public', 'webhook_endpoint_limit'],
+    example: { body: WEBHOOK_ENDPOINT_EXAMPLE, idempotencyKey: 'webhook-endpoint-sklep-1' },
+    sdk: { method: 'webhookEndpoints.create', result: 'endpoint' },
   },
   {
     method: 'get',
@@ -204,8 +270,10 @@ export const OPERATIONS: Operation[] = [
     summary: 'Retrieve a webhook endpoint',
     tag: 'Webhook endpoints',
     pathParams: z.object({ id: ZEndpointId }),
-    responses: [{ status: 200, description: 'The endpoint', schema: ZWebhookEndpoint }],
+    responses: [{ status: 200, description: 'The endpoint', schema: ZWebhookEndpoint, example: WEBHOOK_ENDPOINT }],
     errors: ['parameter_invalid', 'resource_missing'],
+    example: { path: { id: ENDPOINT_ID } },
+    sdk: { method: 'webhookEndpoints.retrieve', result: 'endpoint' },
   },
   {
     method: 'delete',
@@ -214,8 +282,10 @@ export const OPERATIONS: Operation[] = [
     summary: 'Disable a webhook endpoint (queued deliveries are dropped)',
     tag: 'Webhook endpoints',
     pathParams: z.object({ id: ZEndpointId }),
-    responses: [{ status: 200, description: 'Deleted', schema: ZDeletedWebhookEndpoint }],
+    responses: [{ status: 200, description: 'Deleted', schema: ZDeletedWebhookEndpoint, example: WEBHOOK_ENDPOINT_DELETED }],
     errors: ['parameter_invalid', 'resource_missing'],
+    example: { path: { id: ENDPOINT_ID } },
+    sdk: { method: 'webhookEndpoints.delete', result: 'deleted' },
   },
   {
     method: 'get',
@@ -224,8 +294,10 @@ export const OPERATIONS: Operation[] = [
     summary: 'List events of the key’s mode, newest first',
     tag: 'Events',
     query: ZListEventsQuery,
-    responses: [{ status: 200, description: 'A page of events', schema: listOf(ZEvent, '/v1/events') }],
+    responses: [{ status: 200, description: 'A page of events', schema: listOf(ZEvent, '/v1/events'), example: list('/v1/events', [EVENT_EXAMPLE]) }],
     errors: ['parameter_invalid', 'resource_missing'],
+    example: { query: { type: 'invoice.accepted', limit: 10 } },
+    sdk: { method: 'events.list', result: 'page' },
   },
 ];
 
@@ -260,6 +332,9 @@ function converter() {
   return { components, convert };
 }
 
+/** The first code a status lists, as the server answers it (message and doc_url from the errors table). */
+const errorExample = (code: ErrorCode) => ({ error: { type: ERRORS[code].type, code, message: ERRORS[code].message, doc_url: exampleDocUrl(code) } });
+
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
@@ -281,12 +356,14 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
       const json = convert(obj, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
       for (const [name, schema] of Object.entries(json.properties ?? {})) {
         const { description, ...rest } = schema as { description?: string };
+        const example = op.example[where]?.[name];
         parameters.push({
           name,
           in: where,
           required: where === 'path' || (json.required ?? []).includes(name),
           schema: rest,
           ...(description && { description }),
+          ...(example !== undefined && { example }),
         });
       }
     }
@@ -294,7 +371,9 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
     const responses: Record<string, unknown> = {};
     for (const r of op.responses) {
       const content =
-        'schema' in r ? { 'application/json': { schema: convert(r.schema, 'output') } } : { [r.contentType]: { schema: { type: 'string', format: 'binary' } } };
+        'schema' in r
+          ? { 'application/json': { schema: convert(r.schema, 'output'), example: r.example } }
+          : { [r.contentType]: { schema: { type: 'string', format: 'binary' } } };
       responses[String(r.status)] = {
         description: r.description,
         headers: { ...COMMON_HEADERS, ...('contentType' in r && { 'Content-Disposition': header('`attachment; filename="…"`') }) },
@@ -315,7 +394,7 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
           ...(status === 429 && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
           ...(status === 405 && { Allow: header('the methods the endpoint takes') }),
         },
-        content: { 'application/json': { schema: convert(errorEnvelope(list), 'output') } },
+        content: { 'application/json': { schema: convert(errorEnvelope(list), 'output'), example: errorExample(list[0]!) } },
       };
     }
     (paths[op.path] ??= {})[op.method] = {
@@ -323,8 +402,9 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
       summary: op.summary,
       tags: [op.tag],
       ...(parameters.length && { parameters }),
-      ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: convert(op.body, 'input') } } } }),
+      ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: convert(op.body, 'input'), example: op.example.body } } } }),
       responses,
+      'x-codeSamples': codeSamples(op, serverUrl),
     };
   }
   return {

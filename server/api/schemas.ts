@@ -13,7 +13,8 @@ const decimal = z
   .string()
   .regex(/^-?\d+\.\d{2}$/)
   .describe('decimal text, dot separator, two decimals');
-const ERROR_TYPES = [...new Set(Object.values(ERRORS).map((e) => e.type))] as [string, ...string[]];
+type ErrorType = (typeof ERRORS)[ErrorCode]['type'];
+const ERROR_TYPES = [...new Set(Object.values(ERRORS).map((e) => e.type))] as [ErrorType, ...ErrorType[]];
 
 export const ZErrorObject = z
   .object({
