@@ -66,12 +66,15 @@ const pendingFields = {
   offline: null,
 } as const;
 
+/** The order's number shows once the document is numbered (the prepare step reads it from the order). */
+const ORDER_REF = { external_id: ORDER_EXAMPLE.external_id, number: ORDER_EXAMPLE.number };
+
 /** The answer to POST /v1/invoices: at once, before the queue has numbered, built or sent anything. */
 export const INVOICE_PENDING: z.output<typeof ZInvoice> = {
   id: INVOICE_ID,
   object: 'invoice',
   ...pendingFields,
-  order: { external_id: ORDER_EXAMPLE.external_id, number: ORDER_EXAMPLE.number },
+  order: { ...ORDER_REF, number: null },
   created: 1795421806,
   updated: 1795421806,
   corrections: [],
@@ -80,6 +83,7 @@ export const INVOICE_PENDING: z.output<typeof ZInvoice> = {
 /** 227.40 + 49.00 + 16.99 */
 export const INVOICE_ACCEPTED: z.output<typeof ZInvoice> = {
   ...INVOICE_PENDING,
+  order: ORDER_REF,
   status: 'accepted',
   number: 'FV/2026/11/128',
   ksef_number: '5265877635-20261123-0100003E7A41-7B',
@@ -95,7 +99,7 @@ export const CORRECTION_PENDING: z.output<typeof ZCorrection> = {
   id: CORRECTION_ID,
   object: 'correction',
   ...pendingFields,
-  order: { external_id: ORDER_EXAMPLE.external_id, number: ORDER_EXAMPLE.number },
+  order: { ...ORDER_REF, number: null },
   invoice: INVOICE_ID,
   refund: { external_id: REFUND_EXAMPLE.external_id },
   created: 1795784710,
@@ -104,6 +108,7 @@ export const CORRECTION_PENDING: z.output<typeof ZCorrection> = {
 
 export const CORRECTION_ACCEPTED: z.output<typeof ZCorrection> = {
   ...CORRECTION_PENDING,
+  order: ORDER_REF,
   status: 'accepted',
   number: 'KOR/2026/11/9',
   ksef_number: '5265877635-20261127-01000041C9D2-DF',
@@ -124,7 +129,7 @@ export const RETRIED_ID = 'inv_Qm3vX7bTz1LkP0aR9cDe2f';
 export const INVOICE_RETRIED: z.output<typeof ZInvoice> = {
   ...INVOICE_PENDING,
   id: RETRIED_ID,
-  order: { external_id: 'order-10246', number: '10246' },
+  order: { external_id: 'order-10246', number: null },
   created: 1795422410,
   updated: 1795422695,
 };
