@@ -3,6 +3,7 @@ import { enableLive, setMonthlyLimit } from '@/server/accounts/account-settings'
 import { createAccount } from '@/server/accounts/create-account';
 import { createApiKey, revokeApiKeys } from '@/server/api-keys/api-keys';
 import { createDb } from '@/server/db/client';
+import { describeError } from '@/server/db/describe-error';
 import { locateDatabase } from '@/server/db/locate';
 import { migrateDatabase } from '@/server/db/migrate';
 import { resetConfig } from '@/server/config';
@@ -149,7 +150,7 @@ main(process.argv.slice(2)).then(
     process.stdout.write(`${JSON.stringify(out)}\n`);
   },
   (err: unknown) => {
-    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
+    process.stdout.write(`${JSON.stringify({ error: describeError(err) })}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );
