@@ -327,6 +327,13 @@ export const en: Dictionary = {
       order_unprocessable: 'cannot be invoiced',
       refund_missing: 'refund deleted in the store',
     } as Record<string, string>,
+    writebackTitle: 'Write-back to the store stopped',
+    writebackIntro: 'These documents could not be written to their orders (note and meta) and will not be tried again; the documents themselves are fine.',
+    document: 'Document',
+    writebackReasons: {
+      order_gone: 'the order was deleted in the store',
+      keys_refused: 'the store refuses our REST key (revoked or read-only): a Read/Write key is needed',
+    } as Record<string, string>,
     active: 'active',
     disabled: 'disabled',
     paused: 'paused',

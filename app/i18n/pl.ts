@@ -326,6 +326,13 @@ export const pl = {
       order_unprocessable: 'nie da się zafakturować',
       refund_missing: 'zwrot usunięty w sklepie',
     } as Record<string, string>,
+    writebackTitle: 'Zapis do sklepu przerwany',
+    writebackIntro: 'Tych dokumentów nie udało się zapisać w zamówieniach (notatka i metadane) i nie będzie kolejnych prób; same dokumenty są w porządku.',
+    document: 'Dokument',
+    writebackReasons: {
+      order_gone: 'zamówienie usunięto ze sklepu',
+      keys_refused: 'sklep odrzuca nasz klucz REST (odwołany lub tylko do odczytu): potrzebny klucz z uprawnieniem Read/Write',
+    } as Record<string, string>,
     active: 'aktywny',
     disabled: 'wyłączony',
     paused: 'wstrzymany',
