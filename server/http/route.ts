@@ -60,8 +60,8 @@ export function v1Routes(endpoints: Partial<Record<Method, Endpoint<any>>>): Rec
 /** Answer for paths no route serves (spec 4: any path, with or without /v1). */
 export const routeNotFound: Handler = (req) => observed(req, true, (requestId) => routingError(req, 'route_not_found', requestId));
 
-/** Request id, log context, one access-log line and the request metric around every /v1 answer. */
-async function observed(req: Request, unmatched: boolean, answer: (requestId: string) => Promise<Response>): Promise<Response> {
+/** Request id, log context, one access-log line and the request metric around every /v1 answer (and the store hook's). */
+export async function observed(req: Request, unmatched: boolean, answer: (requestId: string) => Promise<Response>): Promise<Response> {
   const requestId = newId('req');
   const started = performance.now();
   return withLogContext({ requestId }, async () => {

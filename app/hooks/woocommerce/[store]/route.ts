@@ -1,3 +1,4 @@
+import { observed } from '@/server/http/route';
 import { receiveWooCommerceDelivery } from '@/server/stores/ingest';
 
 export const dynamic = 'force-dynamic';
@@ -5,5 +6,5 @@ export const dynamic = 'force-dynamic';
 /** WooCommerce webhook deliveries of a connected store; no API key: the path and the signature identify the store. */
 export async function POST(req: Request, ctx: { params: Promise<{ store: string }> }): Promise<Response> {
   const { store } = await ctx.params;
-  return receiveWooCommerceDelivery(req, store);
+  return observed(req, false, (requestId) => receiveWooCommerceDelivery(req, store, requestId));
 }
