@@ -50,6 +50,13 @@ const answer = (requestId: string, status: number, error?: { code: string; messa
     headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store', ...(error !== undefined && { 'Content-Type': 'application/json' }) },
   });
 
+/** Any method but POST: 405 in the hook's shape. */
+export const wrongHookMethod = (requestId: string): Response => {
+  const res = answer(requestId, 405, { code: 'method_not_allowed', message: 'WooCommerce delivers webhooks with POST.' });
+  res.headers.set('Allow', 'POST');
+  return res;
+};
+
 const SIGNATURE_INVALID = { code: 'signature_invalid', message: 'X-WC-Webhook-ID and X-WC-Webhook-Signature do not match a webhook of this store.' };
 const refusal = (err: AppError) => ({ code: err.code, message: err.message });
 

@@ -1,5 +1,5 @@
 import { observed } from '@/server/http/route';
-import { receiveWooCommerceDelivery } from '@/server/stores/ingest';
+import { receiveWooCommerceDelivery, wrongHookMethod } from '@/server/stores/ingest';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +8,6 @@ export async function POST(req: Request, ctx: { params: Promise<{ store: string 
   const { store } = await ctx.params;
   return observed(req, false, (requestId) => receiveWooCommerceDelivery(req, store, requestId));
 }
+
+const notAllowed = (req: Request) => observed(req, false, async (requestId) => wrongHookMethod(requestId));
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
