@@ -23,7 +23,7 @@ export function addRequestIdToEveryAnswer(): void {
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   } as typeof proto.writeHead;
 
-  const emit = Server.prototype.emit;
+  const emit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
   Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'clientError' && this.listenerCount('clientError') === 0) {
       const [err, socket] = args as [NodeJS.ErrnoException, Socket];
