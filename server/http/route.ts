@@ -57,6 +57,15 @@ export function v1Routes(endpoints: Partial<Record<Method, Endpoint<any>>>): Rec
   return routes;
 }
 
+/**
+ * For a route file outside /v1 that serves only some methods: the others get 405 with the envelope and Allow
+ * (Next.js's own 405 has no body).
+ */
+export const methodNotAllowed =
+  (allow: string): Handler =>
+  async () =>
+    respond(405, JSON.stringify({ error: errorObject('method_not_allowed') }), 'application/json', { Allow: allow }, newId('req'));
+
 /** Answer for paths no route serves (spec 4: any path, with or without /v1). */
 export const routeNotFound: Handler = (req) => observed(req, true, (requestId) => routingError(req, 'route_not_found', requestId));
 
