@@ -5,6 +5,7 @@ import { createAccount } from '@/server/accounts/create-account';
 import { type SellerData, ZSellerData } from '@/server/accounts/seller-data';
 import { createApiKey, revokeApiKeys } from '@/server/api-keys/api-keys';
 import { createDb } from '@/server/db/client';
+import { describeError } from '@/server/db/describe-error';
 import { locateDatabase } from '@/server/db/locate';
 import { migrateDatabase } from '@/server/db/migrate';
 import { resetConfig } from '@/server/config';
@@ -168,7 +169,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     const code = err instanceof AppError ? { code: err.code } : {};
-    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err), ...code })}\n`);
+    process.stdout.write(`${JSON.stringify({ error: describeError(err), ...code })}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );

@@ -1,4 +1,5 @@
 import { config } from '@/server/config';
+import { describeError } from '@/server/db/describe-error';
 import { migrateDatabase } from '@/server/db/migrate';
 import { checkProcessConfig } from '@/server/observability/check-config';
 import { log } from '@/server/observability/log';
@@ -11,6 +12,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  log.fatal({ err }, 'migrate_failed');
+  log.fatal({ err, reason: describeError(err) }, 'migrate_failed');
   process.exit(1);
 });

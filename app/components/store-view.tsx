@@ -196,6 +196,34 @@ export function StoreView() {
           </>
         )}
       </section>
+      {data.writebackGiveUps.length ? (
+        <section className="card table-wrap" aria-labelledby="store-writeback-h">
+          <h2 id="store-writeback-h">{s.writebackTitle}</h2>
+          <p className="warn">{s.writebackIntro}</p>
+          <table aria-label={s.writebackTitle} data-testid="store-writeback-give-ups">
+            <thead>
+              <tr>
+                <th>{s.order}</th>
+                <th>{s.document}</th>
+                <th>{s.reason}</th>
+                <th>{s.message}</th>
+                <th>{s.when}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.writebackGiveUps.map((g) => (
+                <tr key={g.documentId}>
+                  <td>#{g.orderId}</td>
+                  <td>{g.number ?? g.documentId}</td>
+                  <td>{s.writebackReasons[g.reason ?? ''] ?? g.reason}</td>
+                  <td className="muted">{g.message}</td>
+                  <td>{g.at ? formatDateTime(g.at, locale) : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
     </>
   );
 }

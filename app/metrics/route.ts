@@ -1,5 +1,6 @@
 import { db } from '@/server/db/client';
 import { metricsResponse, readDatabaseGauges } from '@/server/observability/scrape';
+import { methodNotAllowed } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,3 +9,6 @@ export async function GET(req: Request) {
   const r = await metricsResponse(req.headers.get('authorization'), () => readDatabaseGauges(db()));
   return new Response(r.body, { status: r.status, headers: { 'Content-Type': r.contentType, 'Cache-Control': 'no-store' } });
 }
+
+const otherMethod = methodNotAllowed('GET');
+export { otherMethod as POST, otherMethod as PUT, otherMethod as PATCH, otherMethod as DELETE };

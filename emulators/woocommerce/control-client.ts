@@ -34,8 +34,11 @@ export function wooControl(base: string) {
   };
   return {
     createKey: (permissions: 'read' | 'write' | 'read_write' = 'read_write') => call<WooKey>('POST', '/keys', { permissions }),
+    revokeKey: (consumerKey: string) => call<unknown>('DELETE', `/keys/${consumerKey}`),
     createOrder: (spec: NewOrder & { paid?: boolean; completed?: boolean } = {}) => call<WooOrder>('POST', '/orders', spec),
     order: (id: number) => call<WooOrder>('GET', `/orders/${id}`),
+    /** Deletes the order permanently, as "Delete permanently" in wp-admin or `DELETE /orders/{id}?force=true`. */
+    deleteOrder: (id: number) => call<unknown>('DELETE', `/orders/${id}`),
     pay: (id: number) => call<WooOrder>('POST', `/orders/${id}/pay`),
     complete: (id: number) => call<WooOrder>('POST', `/orders/${id}/complete`),
     cancel: (id: number) => call<WooOrder>('POST', `/orders/${id}/cancel`),

@@ -87,6 +87,25 @@ describe('WooCommerce emulator', () => {
     });
   });
 
+  test('an order deleted permanently answers 404 for itself and its notes; a revoked key gets 401', async () => {
+    const order = await shop().createOrder({ nip: '3861610227' });
+    await shop().deleteOrder(order.id);
+    expect(await rest('PUT', `orders/${order.id}`, { body: { meta_data: [] } })).toMatchObject({
+      status: 404,
+      body: { code: 'woocommerce_rest_shop_order_invalid_id', message: 'Invalid ID.', data: { status: 404 } },
+    });
+    expect(await rest('POST', `orders/${order.id}/notes`, { body: { note: 'Faktura' } })).toMatchObject({
+      status: 404,
+      body: { code: 'woocommerce_rest_order_invalid_id', data: { status: 404 } },
+    });
+    const revoked = await shop().createKey();
+    await shop().revokeKey(revoked.consumer_key);
+    expect(await rest('GET', 'orders', { key: revoked })).toMatchObject({
+      status: 401,
+      body: { code: 'woocommerce_rest_authentication_error', message: 'Consumer key is invalid.' },
+    });
+  });
+
   test('webhooks: create pings synchronously with webhook_id=N, DELETE needs force=true', async () => {
     received.length = 0;
     const created = await rest('POST', 'webhooks', { body: { name: 'x', topic: 'order.updated', delivery_url: receiverUrl, secret: 'abc', status: 'paused' } });

@@ -8,8 +8,8 @@ import { buildOrder, buildRefund, gmt, local, orderJson, refundJson, type NewOrd
 /**
  * A WooCommerce shop for dev and tests (woocommerce-rules.md): REST v3 under `/wp-json/wc/v3` (orders with paging
  * headers, refunds, notes, meta update, webhooks CRUD) with WooCommerce's authentication, and webhook deliveries
- * shaped, signed, timed and disabled as WooCommerce does. `/__control` (no auth) drives the shop: keys, orders,
- * payment, refunds, failing deliveries, counters.
+ * shaped, signed, timed and disabled as WooCommerce does. `/__control` (no auth) drives the shop: keys (and their
+ * revocation), orders (and their deletion), payment, refunds, failing deliveries, counters.
  */
 
 export type WooEmulatorOptions = {
@@ -426,6 +426,12 @@ export async function startWooEmulator(options: WooEmulatorOptions = {}): Promis
       );
       return [201, { consumer_key: k.consumerKey, consumer_secret: k.consumerSecret, permissions: k.permissions }];
     }
+    // a key revoked in WooCommerce → Settings → Advanced → REST API: its row is gone, so requests with it are
+    // anonymous over HTTPS or fail OAuth's key lookup over HTTP (both 401)
+    if (parts[0] === 'keys' && parts[1] && method === 'DELETE') {
+      if (!keys.delete(parts[1])) return [404, { error: `no key ${parts[1]}` }];
+      return [200, { revoked: parts[1] }];
+    }
     if (parts[0] === 'deliveries' && method === 'POST') {
       failDeliveries = body.fail === true;
       return [200, { fail_deliveries: failDeliveries }];
@@ -452,6 +458,11 @@ export async function startWooEmulator(options: WooEmulatorOptions = {}): Promis
       const order = orders.get(Number(parts[1]));
       if (!order) return [404, { error: `no order ${parts[1]}` }];
       if (method === 'GET') return [200, { ...orderJson(order, home), notes: order.notes }];
+      // deleted permanently (bypassing the trash): the REST API then answers 404 for the order and its notes
+      if (method === 'DELETE' && !parts[2]) {
+        orders.delete(order.id);
+        return [200, { deleted: order.id }];
+      }
       const action = parts[2];
       if (action === 'pay' || action === 'complete' || action === 'cancel') {
         setStatus(order, { pay: 'processing', complete: 'completed', cancel: 'cancelled' }[action]);

@@ -41,8 +41,8 @@ const LINE: Record<AttentionKind, { pl: (e: AttentionMailEntry) => string; en: (
     en: (e) => `Webhook endpoints failing to receive events: ${e.count}.`,
   },
   store_failing: {
-    pl: () => 'Sklep jest nieosiągalny albo jego webhooki są wyłączone.',
-    en: () => 'The store is unreachable or its webhooks are disabled.',
+    pl: () => 'Sklep jest nieosiągalny, jego webhooki są wyłączone albo zapis faktury do zamówienia został przerwany (strona Sklep).',
+    en: () => 'The store is unreachable, its webhooks are disabled, or a write-back to an order stopped (see the Store page).',
   },
   plan_limit_near: {
     pl: (e) => `Limit planu prawie wykorzystany: ${e.count} z ${e.limit} faktur w tym miesiącu.`,

@@ -38,6 +38,8 @@ export const PLAN_NEAR_SHARE = 0.8;
 export const STORE_PROBLEMS: SQL[] = [
   sql`s.last_sync_result ? 'error'`,
   sql`exists (select 1 from store_webhooks w where w.store_id = s.id and w.status <> 'active')`,
+  // a write-back that gave up (order deleted, key revoked: server/stores/writeback.ts) until the merchant reconnects
+  sql`exists (select 1 from store_documents d where d.store_id = s.id and d.gave_up_at is not null)`,
 ];
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;

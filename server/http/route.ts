@@ -57,11 +57,20 @@ export function v1Routes(endpoints: Partial<Record<Method, Endpoint<any>>>): Rec
   return routes;
 }
 
+/**
+ * For a route file outside /v1 that serves only some methods: the others get 405 with the envelope and Allow
+ * (Next.js's own 405 has no body).
+ */
+export const methodNotAllowed =
+  (allow: string): Handler =>
+  async () =>
+    respond(405, JSON.stringify({ error: errorObject('method_not_allowed') }), 'application/json', { Allow: allow }, newId('req'));
+
 /** Answer for paths no route serves (spec 4: any path, with or without /v1). */
 export const routeNotFound: Handler = (req) => observed(req, true, (requestId) => routingError(req, 'route_not_found', requestId));
 
-/** Request id, log context, one access-log line and the request metric around every /v1 answer. */
-async function observed(req: Request, unmatched: boolean, answer: (requestId: string) => Promise<Response>): Promise<Response> {
+/** Request id, log context, one access-log line and the request metric around every /v1 answer (and the store hook's). */
+export async function observed(req: Request, unmatched: boolean, answer: (requestId: string) => Promise<Response>): Promise<Response> {
   const requestId = newId('req');
   const started = performance.now();
   return withLogContext({ requestId }, async () => {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { config } from '@/server/config';
 import { createDb, type Db } from '@/server/db/client';
+import { describeError } from '@/server/db/describe-error';
 import { isDatabaseUnavailable, isDriverWriteAfterClose } from '@/server/db/faults';
 import { beat, findLeakedLock, forget, releaseDeadWorkers, unlockWorkers } from './heartbeat';
 import { isRunningUnder, overdueExecutions, runningJobIds } from './in-flight';
@@ -181,7 +182,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
       } catch (err) {
         retired.push(...ids);
         const delay = reconnectDelayMs(attempt++);
-        o.warn(`worker: cannot start the job runner (attempt ${attempt}), retrying in ${delay} ms`, err);
+        o.warn(`worker: cannot start the job runner (attempt ${attempt}), retrying in ${delay} ms: ${describeError(err)}`);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, delay);
           wake = () => {

@@ -189,7 +189,7 @@ const ROWS: Row[] = [
         headers: { 'x-wc-webhook-topic': 'order.updated', 'x-wc-webhook-id': '7', 'x-wc-webhook-signature': 'bm90IGl0' },
         body: '{"id":1}',
       });
-      expect((await receiveWooCommerceDelivery(req, 'st_nosuch', t.db())).status).toBe(401);
+      expect((await receiveWooCommerceDelivery(req, 'st_nosuch', 'req_failures_test', t.db())).status).toBe(401);
     },
     lines: [
       { level: 'warn', msg: 'store_delivery_refused', storeId: 'st_nosuch', webhookId: 7, topic: 'order.updated', status: 401, reason: 'signature_invalid' },

@@ -22,6 +22,8 @@ export const FAILURES = {
   store_delivery_refused: 'warn',
   /** A call to a store failed (unreachable, keys refused, REST off); the job tries again. */
   store_call_failed: 'warn',
+  /** A write-back that no retry can change (the order deleted in the store, our key revoked): stopped, on the store page and the attention list. */
+  store_writeback_gave_up: 'error',
   /** The buyer's e-mail was given up (SMTP refused it on the last attempt, or it cannot be sent at all). */
   mail_failed: 'error',
   /** A store had disabled or lost our webhook (its deliveries to us failed); reconciliation re-created it. */

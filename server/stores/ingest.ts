@@ -1,9 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { db as sharedDb, type Db } from '@/server/db/client';
-import { AppError } from '@/server/errors';
-import { readBody } from '@/server/http/body';
+import { AppError, ERRORS } from '@/server/errors';
+import { decodeUtf8, readBodyBytes } from '@/server/http/body';
+import { findUnsafeText } from '@/server/http/safe-text';
 import { JOBS } from '@/server/jobs/registry';
 import { reportFailure } from '@/server/observability/failures';
+import { log } from '@/server/observability/log';
 import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
 
 const STORE_ID = /^st_[0-9A-Za-z]{1,64}$/;
@@ -44,7 +46,12 @@ async function storeWebhook(db: Db, storeId: string, webhookId: number): Promise
 }
 
 /** A delivery we do not take: logged and counted (WooCommerce retries it, and reconciliation picks the order up). */
-function refuse(status: number, error: string, ids: { storeId: string; webhookId?: number; topic?: string | null; webhook?: StoreWebhook | null }): Response {
+function refuse(
+  requestId: string,
+  status: number,
+  error: { code: string; message: string },
+  ids: { storeId: string; webhookId?: number; topic?: string | null; webhook?: StoreWebhook | null },
+): Response {
   const { webhook, topic, storeId, webhookId } = ids;
   // nothing is verified yet: the store id is logged only in its own shape, the topic cut short
   const known = {
@@ -54,12 +61,26 @@ function refuse(status: number, error: string, ids: { storeId: string; webhookId
     accountId: webhook?.accountId,
     mode: webhook?.mode,
   };
-  reportFailure('store_delivery_refused', { ...known, status, reason: error });
-  return answer(status, { error });
+  reportFailure('store_delivery_refused', { ...known, requestId, status, reason: error.code });
+  return answer(requestId, status, error);
 }
 
-const answer = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: body === undefined ? {} : { 'Content-Type': 'application/json' } });
+/** The hook's answers: an empty 200, or `{error, message}` with the code's status; each with the request's id. */
+const answer = (requestId: string, status: number, error?: { code: string; message: string }) =>
+  new Response(error === undefined ? null : JSON.stringify({ error: error.code, message: error.message }), {
+    status,
+    headers: { 'Request-Id': requestId, 'Cache-Control': 'no-store', ...(error !== undefined && { 'Content-Type': 'application/json' }) },
+  });
+
+/** Any method but POST: 405 in the hook's shape. */
+export const wrongHookMethod = (requestId: string): Response => {
+  const res = answer(requestId, 405, { code: 'method_not_allowed', message: 'WooCommerce delivers webhooks with POST.' });
+  res.headers.set('Allow', 'POST');
+  return res;
+};
+
+const SIGNATURE_INVALID = { code: 'signature_invalid', message: 'X-WC-Webhook-ID and X-WC-Webhook-Signature do not match a webhook of this store.' };
+const refusal = (err: AppError) => ({ code: err.code, message: err.message });
 
 function signatureMatches(secret: string, raw: Buffer, given: string): boolean {
   const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('base64'));
@@ -74,33 +95,55 @@ function signatureMatches(secret: string, raw: Buffer, given: string): boolean {
  * stored. A verified delivery is stored (deduplicated by a hash of topic, webhook id and body, since
  * X-WC-Webhook-Delivery-ID repeats within a second) with its job, and answered 200 at once: WooCommerce counts
  * anything but 2xx–302 as a failure and disables the webhook after repeated ones.
+ * A signed body that cannot be stored (not UTF-8, not a JSON object, a NUL or an unpaired surrogate that jsonb
+ * refuses) gets 400 and is not stored: sending it again cannot succeed, so a 5xx would only say "our fault, retry";
+ * reconciliation reads the order through the REST API instead. Every answer carries Request-Id; a failure of ours
+ * is a 500 `internal_error` with it.
  */
-export async function receiveWooCommerceDelivery(req: Request, storeId: string, db: Db = sharedDb()): Promise<Response> {
+export async function receiveWooCommerceDelivery(req: Request, storeId: string, requestId: string, db: Db = sharedDb()): Promise<Response> {
+  try {
+    return await receive(req, storeId, requestId, db);
+  } catch (err) {
+    log.error({ err }, 'internal_error');
+    return answer(requestId, 500, { code: 'internal_error', message: ERRORS.internal_error.message });
+  }
+}
+
+async function receive(req: Request, storeId: string, requestId: string, db: Db): Promise<Response> {
   let raw: Buffer;
   try {
-    raw = Buffer.from(await readBody(req), 'utf8');
+    raw = await readBodyBytes(req);
   } catch (err) {
-    if (err instanceof AppError) return refuse(413, 'body_too_large', { storeId });
+    if (err instanceof AppError) return refuse(requestId, ERRORS[err.code].status ?? 400, refusal(err), { storeId });
     throw err;
   }
   const topic = req.headers.get('x-wc-webhook-topic');
-  if (!topic && PING.test(raw.toString('utf8').trim())) return answer(200);
+  if (!topic && PING.test(raw.toString('utf8').trim())) return answer(requestId, 200);
   const webhookId = Number(req.headers.get('x-wc-webhook-id'));
   const signature = req.headers.get('x-wc-webhook-signature');
   if (!STORE_ID.test(storeId) || !topic || !signature || !Number.isSafeInteger(webhookId) || webhookId <= 0)
-    return refuse(401, 'signature_invalid', { storeId, topic });
+    return refuse(requestId, 401, SIGNATURE_INVALID, { storeId, topic });
   const webhook = await storeWebhook(db, storeId, webhookId);
-  if (!webhook || !signatureMatches(webhook.secret, raw, signature)) return refuse(401, 'signature_invalid', { storeId, webhookId, topic, webhook });
+  if (!webhook || !signatureMatches(webhook.secret, raw, signature)) return refuse(requestId, 401, SIGNATURE_INVALID, { storeId, webhookId, topic, webhook });
   // verified, but not about orders (or a deleted order's bare {id}): nothing to do, and still a success for WooCommerce
-  if (!topic.startsWith('order.') || topic === 'order.deleted') return answer(200);
+  if (!topic.startsWith('order.') || topic === 'order.deleted') return answer(requestId, 200);
+  let text: string;
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return refuse(400, 'body_invalid_json', { storeId, webhookId, topic, webhook });
+    text = decodeUtf8(raw);
+    body = JSON.parse(text);
+  } catch (err) {
+    const error = err instanceof AppError ? refusal(err) : { code: 'body_invalid_json', message: ERRORS.body_invalid_json.message };
+    return refuse(requestId, 400, error, { storeId, webhookId, topic, webhook });
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return refuse(400, 'body_invalid_json', { storeId, webhookId, topic, webhook });
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return refuse(requestId, 400, { code: 'body_invalid_json', message: 'The body is not a JSON object.' }, { storeId, webhookId, topic, webhook });
+  const unsafe = findUnsafeText(body);
+  if (unsafe !== undefined) {
+    const message = `The body holds a NUL character or an unpaired surrogate at ${unsafe}, which cannot be stored.`;
+    return refuse(requestId, 400, { code: 'body_invalid_json', message }, { storeId, webhookId, topic, webhook });
+  }
   const hash = createHash('sha256').update(`${topic}\n${webhookId}\n`).update(raw).digest('hex');
-  await db.$client.unsafe(STORE, [storeId, hash, topic, webhookId, raw.toString('utf8'), JOBS.store_delivery.maxAttempts ?? 25], { prepare: true });
-  return answer(200);
+  await db.$client.unsafe(STORE, [storeId, hash, topic, webhookId, text, JOBS.store_delivery.maxAttempts ?? 25], { prepare: true });
+  return answer(requestId, 200);
 }

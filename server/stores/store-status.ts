@@ -2,10 +2,12 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { storeConnections, storeDeliveries, storeOrders, storeWebhooks } from '@/server/db/schema';
+import { writebackGiveUps } from './writeback';
 
 /**
  * The store page: the connection, our webhooks as last seen in the store (and why one was re-created), the last
- * event received, the last reconciliation, and the orders skipped, counted by reason with the latest examples.
+ * event received, the last reconciliation, the orders skipped, counted by reason with the latest examples, and the
+ * write-backs that gave up.
  */
 export async function getStoreStatus(db: Db, scope: Scope) {
   const [store] = await db
@@ -13,7 +15,7 @@ export async function getStoreStatus(db: Db, scope: Scope) {
     .from(storeConnections)
     .where(and(eq(storeConnections.accountId, scope.accountId), eq(storeConnections.mode, scope.mode), ne(storeConnections.status, 'disconnected')));
   if (!store) return null;
-  const [webhooks, [last], byOutcome, skipped] = await Promise.all([
+  const [webhooks, [last], byOutcome, skipped, giveUps] = await Promise.all([
     db.select().from(storeWebhooks).where(eq(storeWebhooks.storeId, store.id)).orderBy(storeWebhooks.topic),
     db
       .select({ at: sql<Date | null>`max(${storeDeliveries.receivedAt})` })
@@ -37,6 +39,7 @@ export async function getStoreStatus(db: Db, scope: Scope) {
       .where(and(eq(storeOrders.storeId, store.id), eq(storeOrders.outcome, 'skipped')))
       .orderBy(desc(storeOrders.updatedAt))
       .limit(20),
+    writebackGiveUps(db, scope),
   ]);
   const lastEventAt = last?.at ? new Date(last.at) : null;
   return {
@@ -56,5 +59,6 @@ export async function getStoreStatus(db: Db, scope: Scope) {
     corrected: byOutcome.filter((r) => r.outcome === 'corrected').reduce((s, r) => s + r.n, 0),
     skippedByReason: byOutcome.filter((r) => r.outcome === 'skipped').map((r) => ({ reason: r.reason ?? 'unknown', count: r.n })),
     skipped,
+    writebackGiveUps: giveUps,
   };
 }

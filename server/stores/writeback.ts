@@ -1,10 +1,30 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
-import { documents, storeDocuments } from '@/server/db/schema';
+import { documents, storeConnections, storeDocuments, type WRITEBACK_GIVE_UP_REASONS } from '@/server/db/schema';
+import type { Scope } from '@/server/db/scope';
 import { pdfUrl } from '@/server/documents/serialize-document';
+import { AppError } from '@/server/errors';
 import { randomToken } from '@/server/ids';
+import { reportFailure } from '@/server/observability/failures';
 import { findStore, reportStoreCallFailure, storeClient } from './store-row';
+import { WooRequestError } from './woocommerce/client';
 import { loadDocument } from '@/server/documents/load-document';
+
+export type WritebackGiveUpReason = (typeof WRITEBACK_GIVE_UP_REASONS)[number];
+
+/** Key errors of the store client (client.ts) that stay until the merchant gives us a working key again. */
+const KEY_REFUSED = new Set(['store_keys_invalid', 'store_keys_read_only', 'store_permission_denied']);
+
+/**
+ * A store answer that no retry can change: 404 for the order (WooCommerce: `woocommerce_rest_shop_order_invalid_id`
+ * on the order, `woocommerce_rest_order_invalid_id` on its notes: deleted for good), or 401/403 for our key
+ * (revoked, or downgraded to read). Anything else (time-outs, 5xx, a REST API switched off for a while) is retried.
+ */
+export function giveUpReason(err: unknown): WritebackGiveUpReason | undefined {
+  if (err instanceof WooRequestError && err.status === 404) return 'order_gone';
+  if (err instanceof AppError && KEY_REFUSED.has(err.code)) return 'keys_refused';
+  return undefined;
+}
 
 export type WritebackText = { kind: 'invoice' | 'correction'; number: string; ksefNumber: string; pdfUrl: string; invoiceNumber?: string | null };
 
@@ -18,12 +38,12 @@ export function writebackNote(t: WritebackText): string {
  * After a store document is accepted: an order note with the number, KSeF number and pdf_url (a customer note when
  * the store setting says so) and, for the invoice, order meta _ksef_number, _ksef_invoice_number, _ksef_pdf_url.
  * Each step is remembered, so a retry does not add the note twice. Failures throw for the job to retry and never
- * touch the document. The PDF link's token is fixed now (the PDF renderer keeps an existing one), so the link in
+ * touch the document, except those no retry can fix (giveUpReason): they are recorded and end the job at once. The PDF link's token is fixed now (the PDF renderer keeps an existing one), so the link in
  * the note works as soon as the PDF is rendered.
  */
-export async function writeBackDocument(db: Db, documentId: string): Promise<'done' | 'skipped'> {
+export async function writeBackDocument(db: Db, documentId: string): Promise<'done' | 'skipped' | 'gave_up'> {
   const [link] = await db.select().from(storeDocuments).where(eq(storeDocuments.documentId, documentId));
-  if (!link) return 'skipped';
+  if (!link || link.gaveUpAt) return 'skipped';
   const store = await findStore(db, link.storeId);
   const doc = await loadDocument(db, documentId);
   if (!store || store.status === 'disconnected' || !doc || doc.status !== 'accepted' || !doc.number || !doc.ksefNumber) return 'skipped';
@@ -61,13 +81,46 @@ export async function writeBackDocument(db: Db, documentId: string): Promise<'do
         .where(eq(storeDocuments.documentId, documentId));
     }
   } catch (err) {
-    reportStoreCallFailure(store, 'writeback', err, { documentId });
+    const reason = giveUpReason(err);
+    if (reason) reportFailure('store_writeback_gave_up', { storeId: store.id, accountId: store.accountId, mode: store.mode, documentId, reason });
+    else reportStoreCallFailure(store, 'writeback', err, { documentId });
     await db
       .update(storeDocuments)
-      .set({ attempts: sql`${storeDocuments.attempts} + 1`, lastError: err instanceof Error ? err.message : String(err) })
+      .set({
+        attempts: sql`${storeDocuments.attempts} + 1`,
+        lastError: err instanceof Error ? err.message : String(err),
+        ...(reason && { gaveUpAt: sql`now()`, gaveUpReason: reason }),
+      })
       .where(eq(storeDocuments.documentId, documentId));
+    if (reason) return 'gave_up';
     throw err;
   }
   await db.update(storeDocuments).set({ lastError: null }).where(eq(storeDocuments.documentId, documentId));
   return 'done';
 }
+
+/** The connected store of a scope's write-backs that gave up, newest first: the store page lists them. */
+export async function writebackGiveUps(db: Db, scope: Scope, limit = 20) {
+  return db
+    .select({
+      documentId: storeDocuments.documentId,
+      number: documents.number,
+      orderId: storeDocuments.remoteOrderId,
+      reason: storeDocuments.gaveUpReason,
+      message: storeDocuments.lastError,
+      at: storeDocuments.gaveUpAt,
+    })
+    .from(storeDocuments)
+    .innerJoin(storeConnections, eq(storeConnections.id, storeDocuments.storeId))
+    .innerJoin(documents, eq(documents.id, storeDocuments.documentId))
+    .where(and(...givenUpInScope(scope)))
+    .orderBy(desc(storeDocuments.gaveUpAt))
+    .limit(limit);
+}
+
+const givenUpInScope = (scope: Scope) => [
+  eq(storeConnections.accountId, scope.accountId),
+  eq(storeConnections.mode, scope.mode),
+  ne(storeConnections.status, 'disconnected'),
+  isNotNull(storeDocuments.gaveUpAt),
+];

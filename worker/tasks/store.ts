@@ -21,8 +21,9 @@ export const storeSync: TaskHandler<'store_sync'> =
     await syncStore(db, storeId);
   };
 
+/** A write-back the store can never accept (order deleted, key revoked) ends here, recorded for the store page. */
 export const storeWriteback: TaskHandler<'store_writeback'> =
   (db) =>
-  async ({ documentId }) => {
-    await writeBackDocument(db, documentId);
+  async ({ documentId }, helpers) => {
+    if ((await writeBackDocument(db, documentId)) === 'gave_up') helpers.logger.warn(`store_writeback ${documentId}: gave up, the store refuses it for good`);
   };

@@ -113,17 +113,34 @@ export const storeOrders = pgTable(
   (t) => [primaryKey({ columns: [t.storeId, t.kind, t.remoteId] }), index('store_orders_outcome_idx').on(t.storeId, t.outcome)],
 );
 
+/**
+ * Why a write-back stopped for good: the order is gone from the store (404), or the store refuses our key (401/403:
+ * revoked, or no longer allowed to write). Retrying either cannot succeed.
+ */
+export const WRITEBACK_GIVE_UP_REASONS = ['order_gone', 'keys_refused'] as const;
+
 /** Documents that came from a store: accepted ones are written back to the order (note and meta). */
-export const storeDocuments = pgTable('store_documents', {
-  documentId: text()
-    .primaryKey()
-    .references(() => documents.id),
-  storeId: text()
-    .notNull()
-    .references(() => storeConnections.id),
-  remoteOrderId: bigint({ mode: 'number' }).notNull(),
-  noteAddedAt: at(),
-  metaWrittenAt: at(),
-  attempts: integer().notNull().default(0),
-  lastError: text(),
-});
+export const storeDocuments = pgTable(
+  'store_documents',
+  {
+    documentId: text()
+      .primaryKey()
+      .references(() => documents.id),
+    storeId: text()
+      .notNull()
+      .references(() => storeConnections.id),
+    remoteOrderId: bigint({ mode: 'number' }).notNull(),
+    noteAddedAt: at(),
+    metaWrittenAt: at(),
+    attempts: integer().notNull().default(0),
+    lastError: text(),
+    /** Set when the write-back gave up (no more attempts); `lastError` says what the store answered. */
+    gaveUpAt: at(),
+    gaveUpReason: text({ enum: WRITEBACK_GIVE_UP_REASONS }),
+  },
+  (t) => [
+    index('store_documents_gave_up_idx')
+      .on(t.storeId, t.gaveUpAt)
+      .where(sql`gave_up_at is not null`),
+  ],
+);

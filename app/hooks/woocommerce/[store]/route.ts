@@ -1,9 +1,13 @@
-import { receiveWooCommerceDelivery } from '@/server/stores/ingest';
+import { observed } from '@/server/http/route';
+import { receiveWooCommerceDelivery, wrongHookMethod } from '@/server/stores/ingest';
 
 export const dynamic = 'force-dynamic';
 
 /** WooCommerce webhook deliveries of a connected store; no API key: the path and the signature identify the store. */
 export async function POST(req: Request, ctx: { params: Promise<{ store: string }> }): Promise<Response> {
   const { store } = await ctx.params;
-  return receiveWooCommerceDelivery(req, store);
+  return observed(req, false, (requestId) => receiveWooCommerceDelivery(req, store, requestId));
 }
+
+const notAllowed = (req: Request) => observed(req, false, async (requestId) => wrongHookMethod(requestId));
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

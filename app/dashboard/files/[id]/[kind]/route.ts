@@ -1,4 +1,5 @@
 import { downloadDocumentFile } from '@/server/trpc/download-file';
+import { methodNotAllowed } from '@/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -6,3 +7,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ id: string; kin
   const { id, kind } = await ctx.params;
   return downloadDocumentFile(req, id, kind);
 }
+
+const otherMethod = methodNotAllowed('GET');
+export { otherMethod as POST, otherMethod as PUT, otherMethod as PATCH, otherMethod as DELETE };
