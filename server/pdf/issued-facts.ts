@@ -1,5 +1,6 @@
 import { xmlTree, type Tree } from '@/server/ksef/fa3/xml-tree';
 import { parseGrosze } from '@/server/orders/money';
+import { lateDeadline } from '@/server/orders/tax-dates';
 import { SUMMARY_FIELDS } from './format';
 import type { TDocumentView, TPartyView, TRowView, TVatSummaryView } from './view-model';
 
@@ -50,7 +51,8 @@ export function readIssuedFacts(fa3Xml: string | Buffer): IssuedFacts {
   };
   const deliveryDate = text(fa, 'P_6') ?? undefined;
   const systemInfo = text(child(tree, 'Naglowek'), 'SystemInfo');
-  const lateSince = type === 'VAT' ? lateDeadline(issueDate, deliveryDate, payment?.paid ? payment.date : undefined) : undefined;
+  // without P_6 the supply is dated P_1 (art. 106e ust. 1 pkt 6 omits an equal date), so only a payment can make it late
+  const lateSince = type === 'VAT' ? lateDeadline(issueDate, deliveryDate ?? issueDate, payment?.paid ? payment.date : undefined) : undefined;
   return {
     type,
     number: required(fa, 'P_2'),
@@ -79,19 +81,6 @@ export function readIssuedFacts(fa3Xml: string | Buffer): IssuedFacts {
     ...opt('lateSince', lateSince),
     ...opt('systemInfo', systemInfo),
   };
-}
-
-/**
- * The art. 106i deadline when the issue date is past it: the 15th of the month after the supply (ust. 1) or
- * after a payment received before it (ust. 2), whichever came first. Without P_6 the supply is dated P_1
- * (art. 106e ust. 1 pkt 6 omits an equal date), so only the payment can make such an invoice late.
- */
-export function lateDeadline(issueDate: string, deliveryDate: string | undefined, paymentDate: string | undefined): string | undefined {
-  const first = [deliveryDate ?? issueDate, paymentDate].filter((d): d is string => !!d).sort()[0];
-  if (!first) return undefined;
-  const [y, m] = first.split('-').map(Number) as [number, number];
-  const deadline = m === 12 ? `${y + 1}-01-15` : `${y}-${String(m + 1).padStart(2, '0')}-15`;
-  return issueDate > deadline ? deadline : undefined;
 }
 
 function correction(fa: Tree): NonNullable<IssuedFacts['correction']> {
