@@ -19,7 +19,14 @@ const SELLER: Seller = {
 };
 const KSEF_NUMBER = '5265877635-20260602-01000016B2C4-ED';
 
-const original4817 = () => ({ order: mapShopplatformOrder(fixtureOrder4817()), number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: KSEF_NUMBER });
+const PLAIN = { cashAccounting: false, splitPayment: false };
+const original4817 = () => ({
+  order: mapShopplatformOrder(fixtureOrder4817()),
+  number: 'FV/2026/06/0042',
+  issueDate: '2026-06-02',
+  ksefNumber: KSEF_NUMBER,
+  annotations: PLAIN,
+});
 
 function build(input: Partial<CorrectionInput> & { refund: NormalizedRefund }): string {
   const xml = buildCorrectionXml({
@@ -95,6 +102,7 @@ describe('buildCorrectionXml', () => {
       issueDate: '2026-06-01',
       ksefNumber: '5265877635-20260601-0100000A1B2C-7F',
       exchangeRate,
+      annotations: PLAIN,
     };
     const refund = refundOf({
       lines: [{ ref: null, invoiceLineRef: 'WC-4830-2001', name: 'Młynek', sku: null, quantity: 1, unitPriceGrosze: 24_900, vatRate: 23 }],
@@ -125,7 +133,7 @@ describe('buildCorrectionXml', () => {
 });
 
 describe('issue 13: the KOR keeps the invoice facts and names the invoice rows', () => {
-  test('Adnotacje as on the invoice (P_16, P_18A); rows keep P_12_Zal_15; derived UU_IDs link KOR rows to invoice rows', () => {
+  test('Adnotacje as on the invoice (P_16, P_18A), not the current settings; rows keep P_12_Zal_15; derived UU_IDs link KOR rows to invoice rows', () => {
     const order = mapShopplatformOrder(fixtureOrder4817());
     const big = {
       ...order,
@@ -133,11 +141,12 @@ describe('issue 13: the KOR keeps the invoice facts and names the invoice rows',
         i === 0 ? { ...l, ref: null, unitPriceGrosze: 1_600_000, grossGrosze: 1_600_000, annex15: true } : { ...l, ref: null },
       ),
     };
-    const original = { ...original4817(), order: big, documentId: 'inv_A' };
+    // issued under the cash method with split payment; the seller has left the cash method since (issue 34)
+    const original = { ...original4817(), order: big, documentId: 'inv_A', annotations: { cashAccounting: true, splitPayment: true } };
     const refund = refundOf({
       lines: [{ ref: null, invoiceLineRef: null, name: big.lines[0]!.name, sku: big.lines[0]!.sku, quantity: 1, unitPriceGrosze: 1_600_000, vatRate: 23 }],
     });
-    const t = xmlTree(build({ original, refund, documentId: 'cor_B', seller: { ...SELLER, cashAccounting: true } }));
+    const t = xmlTree(build({ original, refund, documentId: 'cor_B', seller: { ...SELLER, cashAccounting: false } }));
     expect(
       ['Fa/Adnotacje/P_16', 'Fa/Adnotacje/P_18A', 'Fa/FaWiersz/P_12_Zal_15', 'Fa/FaWiersz/UU_ID', 'Fa/DodatkowyOpis/Wartosc'].map((p) => textAt(t, p)),
     ).toEqual(['1', '1', '1', 'cor_B-1', 'FV/2026/06/0042 poz. 1, UU_ID inv_A-1']);

@@ -5,9 +5,10 @@ import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
 import type { VatRate } from '@/server/orders/vat';
 import type { ExchangeRate } from './exchange-rate';
 import { toPlnGrosze } from './exchange-rate';
-import { currencyRate, invoiceAnnotations, invoiceRows, shippingName } from './build-invoice';
+import { currencyRate, invoiceRows, shippingName } from './build-invoice';
 import {
   adnotacje,
+  type Annotations,
   bucketFields,
   buildFailed,
   checkIssueDate,
@@ -34,6 +35,8 @@ export type CorrectionInput = {
     issueDate: string;
     ksefNumber: string;
     exchangeRate?: ExchangeRate;
+    /** its Adnotacje as issued (readAnnotations): a correction repeats them, not the seller's current settings */
+    annotations: Annotations;
     /** base of the invoice rows' derived UU_IDs, as given when it was built; defaults to its number */
     documentId?: string;
   };
@@ -63,7 +66,7 @@ function defaultReason(refund: NormalizedRefund): string {
  * when a price is reduced, see computeCorrection) and per-rate differences of the cumulative buckets. Each KOR row
  * names the invoice row it corrects in DodatkowyOpis (number and UU_ID; FA(3) has no row-link element). A
  * foreign-currency correction converts at the original's rate (art. 31b ust. 1 of the VAT act). Adnotacje are the
- * original's. order_unprocessable from the refund maths becomes invoice_build_failed.
+ * original's as issued (kor-mapping.md §2). order_unprocessable from the refund maths becomes invoice_build_failed.
  */
 export function buildCorrectionXml(input: CorrectionInput): string {
   const { original, refund } = input;
@@ -128,7 +131,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     el('P_2', checkNumber(input.number, 'correction number')),
     ...bucketFields(correction.buckets, vatPln),
     el('P_15', formatGrosze(correction.grossGrosze)),
-    adnotacje(invoiceAnnotations(input.seller, original.order, fx)),
+    adnotacje(original.annotations),
     el('RodzajFaktury', 'KOR'),
     el('PrzyczynaKorekty', cleanText(refund.reason ?? '') || defaultReason(refund)),
     el('TypKorekty', '2'), // takes effect at the KOR's date: returns and refunds
