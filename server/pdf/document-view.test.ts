@@ -46,11 +46,12 @@ describe('buildDocumentView: the stored XML, KSeF number and KOD I', () => {
       notes: [],
       qr: { url: kodIUrl({ environment: 'test', sellerNip: '5265877635', issueDate: '2026-06-02', xml }) },
     });
-    expect(view.buyer.jst).toBeUndefined();
+    expect([view.buyer.jst, view.buyer.gv, view.seller.jst]).toEqual([false, false, undefined]);
     expect(view.exchangeRate).toBeUndefined();
     expect(view.lateSince).toBeUndefined();
     expect(view.rows[1]).toEqual({
       lp: '2',
+      uuId: 'WC-4817-1002',
       name: 'Dzbanek do spieniania mleka 600 ml',
       sku: 'DZB-600',
       quantity: '3',

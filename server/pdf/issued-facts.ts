@@ -32,7 +32,7 @@ export function readIssuedFacts(fa3Xml: string | Buffer): IssuedFacts {
       rows.push(row(c));
       const rate = text(c, 'KursWaluty');
       if (rate) rates.add(rate);
-    } else if (c.name === 'DodatkowyOpis') notes.push({ key: text(c, 'Klucz') ?? '', value: text(c, 'Wartosc') ?? '' });
+    } else if (c.name === 'DodatkowyOpis') notes.push({ key: text(c, 'Klucz') ?? '', value: text(c, 'Wartosc') ?? '', ...opt('row', text(c, 'NrWiersza')) });
   }
   for (const field of SUMMARY_FIELDS) {
     const net = amount(fa, `P_13_${field}`);
@@ -122,8 +122,8 @@ function party(p: Tree | undefined): TPartyView | undefined {
     ...opt('email', text(contact, 'Email')),
     ...opt('phone', text(contact, 'Telefon')),
     ...opt('customerNumber', text(p, 'NrKlienta')),
-    ...(text(p, 'JST') === '1' && { jst: true }),
-    ...(text(p, 'GV') === '1' && { gv: true }),
+    ...opt('jst', flag(text(p, 'JST'))),
+    ...opt('gv', flag(text(p, 'GV'))),
     ...(role >= 1 && role <= 11 && { role }),
   };
 }
@@ -137,6 +137,7 @@ function row(w: Tree): TRowView {
   }
   return {
     lp: values.NrWierszaFa ?? '',
+    ...opt('uuId', values.UU_ID),
     name: values.P_7,
     ...opt('sku', values.Indeks),
     quantity: values.P_8B,
@@ -146,9 +147,12 @@ function row(w: Tree): TRowView {
     rate: values.P_12,
     ...(values.P_12_Zal_15 === '1' && { annex15: true }),
     grossGrosze: gross,
+    ...(values.StanPrzed === '1' && { before: true }),
   };
 }
 
+/** TWybor1_2: 1 yes, 2 no; absent stays absent. */
+const flag = (value: string | null): boolean | null => (value === null ? null : value === '1');
 const child = (t: Tree | undefined, name: string): Tree | undefined => t?.children.find((c) => c.name === name);
 const text = (t: Tree | undefined, name: string): string | null => child(t, name)?.text ?? null;
 const opt = <K extends string, V>(key: K, value: V | null | undefined) => (value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
