@@ -1,14 +1,15 @@
 import { AppError } from '@/server/errors';
 import type { NormalizedOrder, NormalizedRefund } from './types';
 import { bucketTotals, type RateTotals, rateTotals, VAT_RATES, type VatRate } from './vat';
-import { formatGrosze } from './money';
+import { formatGrosze, formatUnitPrice } from './money';
 
 /** Per-rate buckets (gross method) and the gross total of an invoice; grossGrosze is P_15. */
 export type InvoiceTotals = { buckets: RateTotals[]; grossGrosze: number; vatGrosze: number; netGrosze: number };
 
 /**
- * A KOR row. Difference rows (method A, kor-mapping.md §3) carry the change of an invoice row: negative quantity,
- * the invoice row's unit price, the change of its discount and the negative value. Before/after rows (method B,
+ * A KOR row. Difference rows (method A, kor-mapping.md §3) carry returned items: negative quantity, the price the
+ * buyer paid per item (the invoice row's value share, discount included, so no negative "Rabat": art. 29a ust. 10
+ * pkt 3 takes off what was charged for them) and the negative value. Before/after rows (method B,
  * StanPrzed) carry the invoice row as it stood before this correction and as it stands after it; a KOR that
  * reduces a price uses method B for all its rows (one method per KOR, tax-rules.md §1.2–1.3).
  */
@@ -23,9 +24,9 @@ export type CorrectionRow = {
   sku: string | null;
   /** difference: −returned items; before/after: the row's quantity in that state */
   quantity: number;
-  /** P_9B: always the invoice row's unit gross price */
-  unitPriceGrosze: number;
-  /** P_10: quantity × unit price − value; on a difference row the (non-positive) change of the discount */
+  /** P_9B text: before/after rows the invoice row's unit gross price; difference rows the value per returned item */
+  unitPrice: string;
+  /** P_10: before/after rows quantity × unit price − value (≥ 0); difference rows 0 */
   discountGrosze: number;
   /** P_11A: difference rows negative; before/after rows the row's value in that state */
   grossGrosze: number;
@@ -35,7 +36,16 @@ export type CorrectionRow = {
 
 /** A bucket of a correction: the difference (after − before) plus both sides, for P_14_xW in PLN. */
 export type CorrectionBucket = RateTotals & { before: RateTotals; after: RateTotals };
-export type CorrectionTotals = { rows: CorrectionRow[]; buckets: CorrectionBucket[]; grossGrosze: number; vatGrosze: number; netGrosze: number };
+/** What a refund did to one invoice row: items came back (art. 29a ust. 10 pkt 3) or its price fell (pkt 1). */
+export type CorrectionChange = { kind: 'line' | 'shipping'; change: 'return' | 'reduce' };
+export type CorrectionTotals = {
+  rows: CorrectionRow[];
+  changes: CorrectionChange[];
+  buckets: CorrectionBucket[];
+  grossGrosze: number;
+  vatGrosze: number;
+  netGrosze: number;
+};
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -222,6 +232,7 @@ function correctionRow(
   ref: string | null,
   quantity: number,
   grossGrosze: number,
+  unitPrice: string,
   discountGrosze: number,
 ): CorrectionRow {
   return {
@@ -232,7 +243,7 @@ function correctionRow(
     name: row.name,
     sku: row.sku,
     quantity,
-    unitPriceGrosze: row.unitGrosze,
+    unitPrice,
     discountGrosze,
     grossGrosze,
     vatRate: row.vatRate,
@@ -244,9 +255,8 @@ function correctionRow(
 function correctionRows(before: readonly RowState[], after: readonly RowState[], changes: readonly Change[]): CorrectionRow[] {
   if (changes.every((c) => c.kind === 'return')) {
     return changes.map((c) => {
-      const row = after[c.row]!;
       const quantity = c.kind === 'return' ? c.quantity : 0;
-      return correctionRow(row, c.row, 'difference', c.ref, -quantity, -c.valueGrosze, c.valueGrosze - quantity * row.unitGrosze);
+      return correctionRow(after[c.row]!, c.row, 'difference', c.ref, -quantity, -c.valueGrosze, formatUnitPrice(c.valueGrosze, quantity), 0);
     });
   }
   const touched = [...new Set(changes.map((c) => c.row))].sort((a, b) => a - b);
@@ -254,8 +264,8 @@ function correctionRows(before: readonly RowState[], after: readonly RowState[],
     const b = before[index]!;
     const a = after[index]!;
     return [
-      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, discountOf(b)),
-      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, discountOf(a)),
+      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, formatGrosze(b.unitGrosze), discountOf(b)),
+      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, formatGrosze(a.unitGrosze), discountOf(a)),
     ];
   });
 }
@@ -295,6 +305,7 @@ export function computeCorrection(invoiceOrder: NormalizedOrder, earlierRefunds:
   });
   return {
     rows,
+    changes: changes.map((c) => ({ kind: state[c.row]!.kind, change: c.kind })),
     buckets,
     grossGrosze: sum(buckets.map((b) => b.grossGrosze)),
     vatGrosze: sum(buckets.map((b) => b.vatGrosze)),

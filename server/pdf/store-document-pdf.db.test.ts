@@ -89,7 +89,7 @@ describe('pdf_render and mail_send after acceptance', () => {
     ])
       expect(text).toContain(s);
     // P_9B is the price before the discount and P_10 the line's discount (one convention); buckets by the gross method
-    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 2 szt\. 49,99 5,00 23% 94,98/);
+    expect(text).toMatch(new RegExp(`1 Kubek ceramiczny UU_ID: ${doc.id}-1 KUB-1 2 szt\\. 49,99 5,00 23% 94,98`));
     expect(text).toMatch(/23% lub 22% 89,41 20,57 109,98/);
     expect(text).toMatch(/5% 38,00 1,90 39,90/);
 

@@ -69,11 +69,17 @@ describe('buildCorrectionXml', () => {
     ]);
   });
 
-  test('a reason is always given: items, shipping or both', () => {
+  test('a reason is always given, and it fits the case: a return or a price reduction (art. 29a ust. 10 pkt 1, 3)', () => {
     const reason = (refund: NormalizedRefund) => textAt(xmlTree(build({ refund })), 'Fa/PrzyczynaKorekty');
+    const cheaperJugs = [{ ...jugs(3)[0]!, unitPriceGrosze: 1_000 }];
     expect(reason(refundOf({ lines: jugs(1) }))).toBe('Zwrot towaru');
     expect(reason(refundOf({ shippingGrosze: 2_000 }))).toBe('Zwrot kosztów dostawy');
     expect(reason(refundOf({ lines: jugs(1), shippingGrosze: 2_000 }))).toBe('Zwrot towaru i kosztów dostawy');
+    expect(reason(refundOf({ lines: cheaperJugs }))).toBe('Obniżka ceny towaru');
+    expect(reason(refundOf({ shippingGrosze: 500 }))).toBe('Obniżka kosztów dostawy');
+    expect(
+      reason(refundOf({ lines: [...jugs(1), { ...cheaperJugs[0]!, name: 'Ekspres', invoiceLineRef: 'WC-4817-1001', quantity: 1 }], shippingGrosze: 500 })),
+    ).toBe('Zwrot towaru; obniżka ceny towaru i kosztów dostawy');
   });
 
   test('a second correction takes the buckets after the first one', () => {
@@ -152,7 +158,7 @@ describe('issue 13: the KOR keeps the invoice facts and names the invoice rows',
     ).toEqual(['1', '1', '1', 'cor_B-1', 'FV/2026/06/0042 poz. 1, UU_ID inv_A-1']);
   });
 
-  test('a discounted line returned item by item: P_9B as invoiced, the discount share in P_10, never more than invoiced', () => {
+  test('a discounted line returned item by item: P_9B is what each item cost after the discount, no negative P_10, never more than invoiced', () => {
     const order = mapShopplatformOrder(fixtureOrder4817());
     // 3 jugs at 59.99 with a 10.00 discount on the line: 169.97
     const discounted = { ...order, lines: order.lines.map((l) => (l.ref === 'WC-4817-1002' ? { ...l, discountGrosze: 1_000, grossGrosze: 16_997 } : l)) };
@@ -162,7 +168,7 @@ describe('issue 13: the KOR keeps the invoice facts and names the invoice rows',
       allAt(xmlTree(build({ original: { ...original4817(), order: discounted }, earlierRefunds: earlier, refund: jug(5_666) })), 'Fa/FaWiersz').map((r) =>
         ['P_8B', 'P_9B', 'P_10', 'P_11A'].map((p) => textAt(r, p)),
       );
-    expect(rows([])).toEqual([['-1', '59.99', '-3.33', '-56.66']]);
-    expect(rows([jug(5_666), jug(5_666)])).toEqual([['-1', '59.99', '-3.33', '-56.66']]);
+    expect(rows([])).toEqual([['-1', '56.66', null, '-56.66']]);
+    expect(rows([jug(5_666), jug(5_666)])).toEqual([['-1', '56.66', null, '-56.66']]);
   });
 });

@@ -1,6 +1,6 @@
 import { AppError } from '@/server/errors';
 import { formatGrosze } from '@/server/orders/money';
-import { computeCorrection, rowDelta } from '@/server/orders/totals';
+import { type CorrectionChange, computeCorrection, rowDelta } from '@/server/orders/totals';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
 import type { VatRate } from '@/server/orders/vat';
 import type { ExchangeRate } from './exchange-rate';
@@ -55,9 +55,22 @@ export type CorrectionInput = {
 
 const KSEF_NUMBER = /^\d{10}-\d{8}-[0-9A-F]{6}-?[0-9A-F]{6}-[0-9A-F]{2}$/;
 
-function defaultReason(refund: NormalizedRefund): string {
-  if (refund.lines.length === 0) return 'Zwrot kosztów dostawy';
-  return refund.shippingGrosze === null ? 'Zwrot towaru' : 'Zwrot towaru i kosztów dostawy';
+/**
+ * PrzyczynaKorekty when the refund gives none, named for what happened: goods or shipping came back (art. 29a ust. 10
+ * pkt 3, "zwrot") or their price fell after the sale (pkt 1, "obniżka ceny"). E.g. "Zwrot towaru i kosztów dostawy".
+ */
+export function defaultReason(changes: readonly CorrectionChange[]): string {
+  const what = (change: CorrectionChange['change']) =>
+    [
+      changes.some((c) => c.change === change && c.kind === 'line') && (change === 'return' ? 'towaru' : 'ceny towaru'),
+      changes.some((c) => c.change === change && c.kind === 'shipping') && 'kosztów dostawy',
+    ].filter((x): x is string => !!x);
+  const parts = [
+    what('return').length > 0 && `zwrot ${what('return').join(' i ')}`,
+    what('reduce').length > 0 && `obniżka ${what('reduce').join(' i ')}`,
+  ].filter((x): x is string => !!x);
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -89,7 +102,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     sku: r.sku,
     unit: r.kind === 'shipping' ? 'usł.' : 'szt.',
     quantity: r.quantity,
-    unitPrice: formatGrosze(r.unitPriceGrosze),
+    unitPrice: r.unitPrice,
     discountGrosze: r.discountGrosze || null,
     grossGrosze: r.grossGrosze,
     rate: r.vatRate,
@@ -133,7 +146,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     el('P_15', formatGrosze(correction.grossGrosze)),
     adnotacje(original.annotations),
     el('RodzajFaktury', 'KOR'),
-    el('PrzyczynaKorekty', cleanText(refund.reason ?? '') || defaultReason(refund)),
+    el('PrzyczynaKorekty', cleanText(refund.reason ?? '') || defaultReason(correction.changes)),
     el('TypKorekty', '2'), // takes effect at the KOR's date: returns and refunds
     el('DaneFaKorygowanej', [
       el('DataWystFaKorygowanej', original.issueDate),
