@@ -68,13 +68,15 @@ export function computeTotals(order: NormalizedOrder): InvoiceTotals {
 
 const unprocessable = (message: string) => new AppError('order_unprocessable', 'refund', message);
 
-/** One invoice row as earlier corrections left it: value = quantity × unit − discount (discount ≥ 0). */
+/** One invoice row as earlier corrections left it: value = its items' share of the list value − discount (≥ 0). */
 export type RowState = {
   kind: 'line' | 'shipping';
   ref: string | null;
   name: string;
   sku: string | null;
-  unitGrosze: number;
+  /** the invoice row's value before its discount and its quantity: the unit price is their quotient (P_9B) */
+  listGrosze: number;
+  invoicedQuantity: number;
   vatRate: VatRate;
   annex15: boolean;
   quantity: number;
@@ -89,7 +91,8 @@ export function invoiceRowStates(order: NormalizedOrder): RowState[] {
       ref: l.ref,
       name: l.name,
       sku: l.sku,
-      unitGrosze: l.unitPriceGrosze,
+      listGrosze: l.grossGrosze + l.discountGrosze,
+      invoicedQuantity: l.quantity,
       vatRate: l.vatRate,
       annex15: l.annex15,
       quantity: l.quantity,
@@ -100,7 +103,8 @@ export function invoiceRowStates(order: NormalizedOrder): RowState[] {
       ref: s.ref,
       name: s.name,
       sku: null,
-      unitGrosze: s.grossGrosze,
+      listGrosze: s.grossGrosze,
+      invoicedQuantity: 1,
       vatRate: s.vatRate,
       annex15: false,
       quantity: 1,
@@ -223,7 +227,10 @@ function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
   return changes;
 }
 
-const discountOf = (row: Pick<RowState, 'quantity' | 'unitGrosze' | 'grossGrosze'>) => row.quantity * row.unitGrosze - row.grossGrosze;
+/** P_10 of a before/after row: its items at the invoice's unit price, less its value (whole grosze). */
+const discountOf = (row: Pick<RowState, 'quantity' | 'listGrosze' | 'invoicedQuantity' | 'grossGrosze'>) =>
+  mulDivRound(row.listGrosze, row.quantity, row.invoicedQuantity) - row.grossGrosze;
+const unitPriceOf = (row: Pick<RowState, 'listGrosze' | 'invoicedQuantity'>) => formatUnitPrice(row.listGrosze, row.invoicedQuantity);
 
 function correctionRow(
   row: RowState,
@@ -264,8 +271,8 @@ function correctionRows(before: readonly RowState[], after: readonly RowState[],
     const b = before[index]!;
     const a = after[index]!;
     return [
-      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, formatGrosze(b.unitGrosze), discountOf(b)),
-      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, formatGrosze(a.unitGrosze), discountOf(a)),
+      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, unitPriceOf(b), discountOf(b)),
+      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, unitPriceOf(a), discountOf(a)),
     ];
   });
 }

@@ -3,7 +3,7 @@ import { AppError } from '@/server/errors';
 import type { NormalizedRefund } from '@/server/orders/types';
 import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
 import { mapShopplatformRefund } from '@/server/orders/woocommerce/map-refund';
-import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';
+import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';
 import { validateXml } from '@/server/ksef/xsd';
 import { buildCorrectionXml, type CorrectionInput } from './build-correction';
 import type { Seller } from './parts';
@@ -170,5 +170,26 @@ describe('issue 13: the KOR keeps the invoice facts and names the invoice rows',
       );
     expect(rows([])).toEqual([['-1', '56.66', null, '-56.66']]);
     expect(rows([jug(5_666), jug(5_666)])).toEqual([['-1', '56.66', null, '-56.66']]);
+  });
+});
+
+describe('corrections of a line that does not divide by its quantity (7 items for 86.01)', () => {
+  const order = mapShopplatformOrder(wcOrder(5005, [{ id: 22, name: 'Kapsułki', quantity: 7, grossGrosze: 8_601, rate: 23 }]));
+  const line = (quantity: number, unitPriceGrosze: number) =>
+    refundOf({ lines: [{ ref: null, invoiceLineRef: 'WC-5005-22', name: 'Kapsułki', sku: null, quantity, unitPriceGrosze, vatRate: 23 }] });
+  const rows = (refund: NormalizedRefund) =>
+    allAt(xmlTree(build({ original: { ...original4817(), order }, refund })), 'Fa/FaWiersz').map((r) =>
+      ['P_8B', 'P_9B', 'P_10', 'P_11A', 'StanPrzed'].map((p) => textAt(r, p)),
+    );
+
+  test('one returned item is written at its value, 12.29, with no discount', () => {
+    expect(rows(line(1, 1_229))).toEqual([['-1', '12.29', null, '-12.29', null]]);
+  });
+
+  test('a price reduction keeps the exact unit price on both states; only the real reduction is a discount', () => {
+    expect(rows(line(7, 100))).toEqual([
+      ['7', '12.28714286', null, '86.01', '1'],
+      ['7', '12.28714286', '7.00', '79.01', null],
+    ]);
   });
 });
