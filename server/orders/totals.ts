@@ -14,7 +14,8 @@ export type InvoiceTotals = { buckets: RateTotals[]; grossGrosze: number; vatGro
  * reduces a price uses method B for all its rows (one method per KOR, tax-rules.md §1.2–1.3).
  */
 export type CorrectionRow = {
-  kind: 'line' | 'shipping';
+  /** fee: a restocking fee kept from the refund of returned items, a positive row of its own */
+  kind: 'line' | 'shipping' | 'fee';
   state: 'difference' | 'before' | 'after';
   /** UU_ID of the KOR row from the source system (WooCommerce refund item); null: the builder derives one */
   ref: string | null;
@@ -36,8 +37,11 @@ export type CorrectionRow = {
 
 /** A bucket of a correction: the difference (after − before) plus both sides, for P_14_xW in PLN. */
 export type CorrectionBucket = RateTotals & { before: RateTotals; after: RateTotals };
-/** What a refund did to one invoice row: items came back (art. 29a ust. 10 pkt 3) or its price fell (pkt 1). */
-export type CorrectionChange = { kind: 'line' | 'shipping'; change: 'return' | 'reduce' };
+/**
+ * What a refund did to one invoice row: items came back (art. 29a ust. 10 pkt 3), its price fell (pkt 1), or the
+ * shop kept a fee from the refund of returned items.
+ */
+export type CorrectionChange = { kind: 'line' | 'shipping'; change: 'return' | 'reduce' | 'fee' };
 export type CorrectionTotals = {
   rows: CorrectionRow[];
   changes: CorrectionChange[];
@@ -128,9 +132,11 @@ export function returnedValue(row: Pick<RowState, 'quantity' | 'grossGrosze'>, k
   return row.grossGrosze - mulDivRound(row.grossGrosze, row.quantity - k, row.quantity);
 }
 
+/** valueGrosze: what the change takes off the row's bucket; a kept fee takes off a negative amount. */
 type Change =
   | { row: number; ref: string | null; kind: 'return'; quantity: number; valueGrosze: number }
-  | { row: number; ref: string | null; kind: 'reduce'; valueGrosze: number };
+  | { row: number; ref: string | null; kind: 'reduce'; valueGrosze: number }
+  | { row: number; ref: string | null; kind: 'fee'; valueGrosze: number };
 
 const sameText = (a: string | null, b: string | null) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
@@ -149,6 +155,9 @@ function shippingRate(rows: readonly RowState[]): VatRate {
  * - |unit_price − e| < 0.01: the items are returned; the row loses their pro-rata value (returnedValue);
  * - unit_price ≤ e − 0.01: a price reduction after the sale (art. 29a ust. 10 pkt 1) of quantity × unit_price on
  *   items the buyer keeps.
+ * A line with a restocking fee is a return: the base falls by what the items were invoiced at and the fee the shop
+ * keeps stays in it as a row of its own (the base falls only by what is given back, art. 29a ust. 10 pkt 3), so the
+ * correction totals minus what the buyer got back.
  */
 function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
   if (refund.lines.length === 0 && refund.shippingGrosze === null) {
@@ -184,11 +193,23 @@ function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
         `refunds ${formatGrosze(r.unitPriceGrosze)} per item of "${row.name}", more than invoiced per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
       );
     }
-    if (r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity) {
+    const fee = r.feeGrosze ?? 0;
+    const returned = r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity;
+    if (fee > 0 && !returned) {
+      throw new AppError(
+        'order_unprocessable',
+        `${at}.restocking_fee`,
+        `a restocking fee goes with returned items: unit_price must be what "${row.name}" was invoiced at per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
+      );
+    }
+    if (returned) {
       const value = returnedValue(row, r.quantity);
       row.grossGrosze -= value;
       row.quantity -= r.quantity;
       changes.push({ row: index, ref: r.ref, kind: 'return', quantity: r.quantity, valueGrosze: value });
+      // kept = what the items were worth − what the buyer got back, so the correction is exactly −(refund)
+      const kept = fee > 0 ? value - (r.quantity * r.unitPriceGrosze - fee) : 0;
+      if (kept > 0) changes.push({ row: index, ref: null, kind: 'fee', valueGrosze: -kept });
     } else if (r.unitPriceGrosze > 0) {
       const value = r.quantity * r.unitPriceGrosze;
       row.grossGrosze -= value;
@@ -258,13 +279,30 @@ function correctionRow(
   };
 }
 
-/** The KOR rows of `changes`: difference rows for returns only, before/after rows as soon as a price is reduced. */
+/**
+ * The KOR rows of `changes`: difference rows for returns (and the fees kept from them, a positive row each),
+ * before/after rows as soon as a price is reduced.
+ */
 function correctionRows(before: readonly RowState[], after: readonly RowState[], changes: readonly Change[]): CorrectionRow[] {
-  if (changes.every((c) => c.kind === 'return')) {
+  if (changes.every((c) => c.kind !== 'reduce')) {
     return changes.map((c) => {
+      if (c.kind === 'fee') {
+        const row = after[c.row]!;
+        const fee = -c.valueGrosze;
+        return {
+          ...correctionRow(row, c.row, 'difference', null, 1, fee, formatGrosze(fee), 0),
+          kind: 'fee',
+          name: `Opłata za przyjęcie zwrotu: ${row.name}`,
+          sku: null,
+          annex15: false,
+        };
+      }
       const quantity = c.kind === 'return' ? c.quantity : 0;
       return correctionRow(after[c.row]!, c.row, 'difference', c.ref, -quantity, -c.valueGrosze, formatUnitPrice(c.valueGrosze, quantity), 0);
     });
+  }
+  if (changes.some((c) => c.kind === 'fee')) {
+    throw unprocessable('a restocking fee and a price reduction cannot share one correction: send the price reduction as a refund of its own');
   }
   const touched = [...new Set(changes.map((c) => c.row))].sort((a, b) => a - b);
   return touched.flatMap((index) => {

@@ -103,6 +103,12 @@ export const ZNormalizedRefundLine = z.object({
   /** gross unit price refunded per item */
   unitPriceGrosze: ZGrosze.nonnegative(),
   vatRate: ZVatRate,
+  /**
+   * the items came back, but the shop kept this much of their refund as a restocking fee: the buyer gets
+   * quantity × unitPriceGrosze − feeGrosze (API `restocking_fee`; a WooCommerce refund of items below their value);
+   * absent is none
+   */
+  feeGrosze: ZGrosze.nonnegative().optional(),
 });
 
 export const ZNormalizedRefund = z.object({

@@ -193,3 +193,32 @@ describe('corrections of a line that does not divide by its quantity (7 items fo
     ]);
   });
 });
+
+describe('returned items with a restocking fee kept (issue 34)', () => {
+  const withFee = (quantity: number, feeGrosze: number, unitPriceGrosze = 5_999) =>
+    refundOf({ lines: [{ ...jugs(quantity)[0]!, unitPriceGrosze, feeGrosze }] });
+
+  test('a return correction: the jugs come back at their price, the fee is a row of its own, the total is what was paid back', () => {
+    const t = xmlTree(build({ refund: withFee(2, 1_000), documentId: 'cor_F' }));
+    expect(allAt(t, 'Fa/FaWiersz').map((r) => ['P_7', 'P_8A', 'P_8B', 'P_9B', 'P_10', 'P_11A', 'StanPrzed'].map((p) => textAt(r, p)))).toEqual([
+      ['Dzbanek do spieniania mleka 600 ml', 'szt.', '-2', '59.99', null, '-119.98', null],
+      ['Opłata za przyjęcie zwrotu: Dzbanek do spieniania mleka 600 ml', 'usł.', '1', '10.00', null, '10.00', null],
+    ]);
+    expect(['P_15', 'PrzyczynaKorekty'].map((p) => textAt(t, `Fa/${p}`))).toEqual(['-109.98', 'Zwrot towaru; potrącona opłata za przyjęcie zwrotu']);
+    // the note links the returned row to the invoice row; the fee corrects no invoice row
+    expect(allAt(t, 'Fa/DodatkowyOpis').map((d) => textAt(d, 'NrWiersza'))).toEqual(['1']);
+  });
+
+  test('a fee on items not returned at their price is refused: it is not a price reduction', () => {
+    expect(() =>
+      buildCorrectionXml({
+        seller: SELLER,
+        original: original4817(),
+        number: 'KOR/1',
+        issueDate: '2026-06-09',
+        systemInfo: 'x',
+        refund: withFee(1, 500, 3_000),
+      }),
+    ).toThrow(/restocking fee goes with returned items/);
+  });
+});

@@ -68,6 +68,7 @@ export function defaultReason(changes: readonly CorrectionChange[]): string {
   const parts = [
     what('return').length > 0 && `zwrot ${what('return').join(' i ')}`,
     what('reduce').length > 0 && `obniżka ${what('reduce').join(' i ')}`,
+    changes.some((c) => c.change === 'fee') && 'potrącona opłata za przyjęcie zwrotu',
   ].filter((x): x is string => !!x);
   const text = parts.join('; ');
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -100,7 +101,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     uuId: rowId(r.ref, idBase, i),
     name: r.kind === 'shipping' ? shippingName(r.name) : r.name,
     sku: r.sku,
-    unit: r.kind === 'shipping' ? 'usł.' : 'szt.',
+    unit: r.kind === 'line' ? 'szt.' : 'usł.',
     quantity: r.quantity,
     unitPrice: r.unitPrice,
     discountGrosze: r.discountGrosze || null,
@@ -117,7 +118,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
   const invoiceIds = invoiceRows(original.order, original.documentId ?? original.number).map((r) => r.uuId);
   // one note per corrected invoice row, on its first KOR row (tax-rules.md §1.5)
   const links = correction.rows.flatMap((r, i) =>
-    r.state === 'after'
+    r.state === 'after' || r.kind === 'fee'
       ? []
       : [
           el('DodatkowyOpis', [
