@@ -62,6 +62,24 @@ export function decodeQr(pdf: Buffer, page: number, dpi = 150, region?: Region):
   });
 }
 
+/**
+ * Rasterises one page at `dpi` and decodes it with ZBar (zbarimg, Debian's zbar-tools), the decoder of many phone
+ * and desk scanners and stricter than jsQR on small modules. Null when it finds no code.
+ */
+export function decodeQrZbar(pdf: Buffer, page: number, dpi: number): string | null {
+  return withPdfFile(pdf, (file, dir) => {
+    execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), '-png', '-singlefile', file, path.join(dir, 'page')]);
+    try {
+      return execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Sqrcode.enable', path.join(dir, 'page.png')], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString('utf8')
+        .trim();
+    } catch (err) {
+      if ((err as { status?: number }).status === 4) return null; // zbarimg: no symbol found
+      throw err;
+    }
+  });
+}
+
 /** Every QR code jsQR finds on one page (up to `max`): each found code is painted over before looking again. */
 export function decodeAllQr(pdf: Buffer, page: number, dpi = 150, max = 4): string[] {
   return withPdfFile(pdf, (file, dir) => {

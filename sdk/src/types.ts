@@ -183,7 +183,8 @@ export type RefundInput = {
   external_id: string;
   reason?: string | null;
   created_at?: string | null;
-  lines?: { name: string; sku?: string | null; quantity: number; unit_price: string; vat_rate: VatRate }[] | null;
+  /** restocking_fee: gross amount kept from the refund of these returned items; the correction shows it as a row */
+  lines?: { name: string; sku?: string | null; quantity: number; unit_price: string; vat_rate: VatRate; restocking_fee?: string | null }[] | null;
   shipping?: { price: string } | null;
 };
 

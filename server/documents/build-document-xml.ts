@@ -3,6 +3,7 @@ import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
 import { buildInvoiceXml } from '@/server/ksef/fa3/build-invoice';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import type { Seller } from '@/server/ksef/fa3/parts';
+import { readAnnotations } from '@/server/ksef/fa3/read-annotations';
 import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
@@ -25,7 +26,7 @@ export async function buildDocumentXml(db: DbOrTx, doc: DocumentRow, seller: Sel
       systemInfo: SYSTEM_INFO,
     });
   }
-  if (!original?.ksefNumber || !original.number || !original.issueDate) throw new Error(`correction ${doc.id}: original not accepted`);
+  if (!original?.ksefNumber || !original.number || !original.issueDate || !original.fa3Xml) throw new Error(`correction ${doc.id}: original not accepted`);
   return buildCorrectionXml({
     seller,
     original: {
@@ -34,6 +35,7 @@ export async function buildDocumentXml(db: DbOrTx, doc: DocumentRow, seller: Sel
       issueDate: original.issueDate,
       ksefNumber: original.ksefNumber,
       exchangeRate: (original.exchangeRate as ExchangeRate | null) ?? undefined,
+      annotations: readAnnotations(original.fa3Xml),
       documentId: original.id,
     },
     earlierRefunds: await earlierRefunds(db, original.id, doc.seq),

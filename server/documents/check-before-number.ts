@@ -1,10 +1,11 @@
 import type { StoredError } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
-import { buildInvoiceXml } from '@/server/ksef/fa3/build-invoice';
+import { buildInvoiceXml, invoiceAnnotations } from '@/server/ksef/fa3/build-invoice';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import type { Seller } from '@/server/ksef/fa3/parts';
 import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
+import { readAnnotations } from '@/server/ksef/fa3/read-annotations';
 import { formatKsefNumber } from '@/server/ksef/ksef-number';
 import { validateXml } from '@/server/ksef/xsd';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
@@ -21,6 +22,8 @@ export type OriginalSoFar = {
   issueDate: string | null;
   ksefNumber: string | null;
   exchangeRate: ExchangeRate | null;
+  /** the original's FA(3) XML once built: the correction repeats its Adnotacje as issued */
+  fa3Xml: string | null;
   documentId: string;
 };
 
@@ -86,6 +89,8 @@ function correctionInput(input: BeforeNumber & { kind: 'correction' }, number: s
       issueDate: originalDate,
       ksefNumber: original.ksefNumber ?? formatKsefNumber(input.seller.nip, originalDate.replaceAll('-', ''), 'FFFFFFFFFFFF'),
       exchangeRate: original.exchangeRate ?? (original.order.currency === 'PLN' ? undefined : STAND_IN_RATE),
+      // not built yet: the seller's settings as they are (either value builds alike; the send step reads the original's)
+      annotations: original.fa3Xml ? readAnnotations(original.fa3Xml) : invoiceAnnotations(input.seller, original.order, null),
       documentId: original.documentId,
     },
     earlierRefunds: input.earlierRefunds,

@@ -6,10 +6,10 @@ import { accountModes, documents, type DocumentStatus, type DocumentWarning, typ
 import { enqueue } from '@/server/jobs/enqueue';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import type { Seller } from '@/server/ksef/fa3/parts';
-import { getRateForPayment } from '@/server/nbp/rates';
+import { getRateForTaxPoint } from '@/server/nbp/rates';
 import { NbpRateNotFoundError } from '@/server/nbp/client';
 import { warsawDate } from '@/server/orders/dates';
-import { buyerAddressProblem, invoiceDeadline, isLate } from '@/server/orders/tax-dates';
+import { buyerAddressProblem, lateDeadline, taxPoint } from '@/server/orders/tax-dates';
 import { computeCorrection, computeTotals } from '@/server/orders/totals';
 import { type NormalizedOrder, ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
@@ -113,10 +113,10 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   let exchangeRate: Prepared['exchangeRate'] = null;
   if (doc.kind === 'invoice' && order.currency !== 'PLN') {
     try {
-      exchangeRate = await getRateForPayment(db, order.currency, order.paidAt); // NbpUnavailableError: the job retries later
+      exchangeRate = await getRateForTaxPoint(db, order.currency, taxPoint(order)); // NbpUnavailableError: the job retries later
     } catch (err) {
       if (err instanceof NbpRateNotFoundError)
-        return fail(db, doc, documentError('invoice_build_failed', `NBP has no table A rate for ${order.currency} before ${order.paidAt}.`));
+        return fail(db, doc, documentError('invoice_build_failed', `NBP has no table A rate for ${order.currency} before ${taxPoint(order)}.`));
       throw err;
     }
   }
@@ -184,6 +184,7 @@ async function checkPrepared(
       issueDate: original.issueDate,
       ksefNumber: original.ksefNumber,
       exchangeRate: original.exchangeRate as ExchangeRate | null,
+      fa3Xml: original.fa3Xml,
       documentId: original.id,
     },
     earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
@@ -194,10 +195,11 @@ async function checkPrepared(
 /** What a person should see about an invoice that still goes out: late (art. 106i ust. 1-2), buyer address incomplete. */
 export function invoiceWarnings(order: NormalizedOrder, issueDate: string): DocumentWarning[] {
   const warnings: DocumentWarning[] = [];
-  if (isLate(issueDate, order.paidAt)) {
+  const deadline = lateDeadline(issueDate, order.deliveredAt ?? undefined, warsawDate(order.paidAt));
+  if (deadline) {
     warnings.push({
       code: 'invoice_late',
-      message: `Issued ${issueDate}, after ${invoiceDeadline(order.paidAt)}: the 15th of the month after the payment (art. 106i ust. 1-2 of the VAT act). The invoice is valid but late.`,
+      message: `Issued ${issueDate}, after ${deadline}: the 15th of the month after the delivery or an earlier payment (art. 106i ust. 1-2 of the VAT act). The invoice is valid but late.`,
     });
   }
   const address = buyerAddressProblem(order.buyer);

@@ -4,12 +4,12 @@ import { startNbpEmulator, type NbpEmulator } from '@/emulators/nbp/server';
 import { useTestDatabase } from '@/test/db';
 import { nbpRates } from '@/server/db/schema';
 import { NbpUnavailableError } from './client';
-import { getRateForPayment } from './rates';
+import { getRateForTaxPoint } from './rates';
 
 const t = useTestDatabase();
 let nbp: NbpEmulator;
 let control: string;
-const NOW = new Date('2026-07-01T12:00:00Z');
+const NOW = new Date('2026-07-01');
 
 beforeAll(async () => {
   nbp = await startNbpEmulator({ now: () => NOW });
@@ -25,49 +25,49 @@ const setFault = (body: object) => fetch(control, { method: 'POST', body: JSON.s
 const requestsSeen = async () => ((await (await fetch(control)).json()) as { requests: number }).requests;
 const opts = () => ({ baseUrl: nbp.url, now: () => NOW });
 
-describe('getRateForPayment', () => {
-  test('uses the Warsaw date of the payment: 00:20 on 2 June in Warsaw takes the rate of 1 June', async () => {
-    const rate = await getRateForPayment(t.db(), 'eur', '2026-06-01T22:20:00Z', opts());
+describe('getRateForTaxPoint', () => {
+  test('takes the last table before the tax point: 2 June takes the rate of 1 June', async () => {
+    const rate = await getRateForTaxPoint(t.db(), 'eur', '2026-06-02', opts());
     expect(rate).toMatchObject({ date: '2026-06-01', table: '104/A/NBP/2026' });
     const rows = await t.db().select().from(nbpRates);
     expect(rows).toEqual([expect.objectContaining({ currency: 'EUR', forDate: '2026-06-02', effectiveDate: '2026-06-01', rate: rate.rate })]);
   });
 
   test('steps back over the weekend and over Corpus Christi', async () => {
-    expect(await getRateForPayment(t.db(), 'EUR', '2026-06-01T09:00:00+02:00', opts())).toEqual({
+    expect(await getRateForTaxPoint(t.db(), 'EUR', '2026-06-01', opts())).toEqual({
       rate: '4.2322',
       date: '2026-05-29',
       table: '103/A/NBP/2026',
     });
-    expect(await getRateForPayment(t.db(), 'EUR', '2026-06-05T09:00:00+02:00', opts())).toMatchObject({ date: '2026-06-03', table: '106/A/NBP/2026' });
+    expect(await getRateForTaxPoint(t.db(), 'EUR', '2026-06-05', opts())).toMatchObject({ date: '2026-06-03', table: '106/A/NBP/2026' });
   });
 
   test('a second look-up for the same currency and day is served from PostgreSQL', async () => {
-    const first = await getRateForPayment(t.db(), 'USD', '2026-06-10T08:00:00Z', opts());
+    const first = await getRateForTaxPoint(t.db(), 'USD', '2026-06-10', opts());
     const afterFirst = await requestsSeen();
     expect(afterFirst).toBe(1);
     await setFault({ fault: 'error' }); // a cache miss would now fail loudly
-    const second = await getRateForPayment(t.db(), 'usd', '2026-06-10T20:00:00Z', opts());
+    const second = await getRateForTaxPoint(t.db(), 'usd', '2026-06-10', opts());
     expect(second).toEqual(first);
     expect(await requestsSeen()).toBe(afterFirst);
   });
 
   test('NBP down (500 or hang) throws NbpUnavailableError and caches nothing', async () => {
     await setFault({ fault: 'error', status: 500 });
-    await expect(getRateForPayment(t.db(), 'EUR', '2026-06-15T10:00:00Z', opts())).rejects.toBeInstanceOf(NbpUnavailableError);
+    await expect(getRateForTaxPoint(t.db(), 'EUR', '2026-06-15', opts())).rejects.toBeInstanceOf(NbpUnavailableError);
     await setFault({ fault: 'hang' });
-    await expect(getRateForPayment(t.db(), 'EUR', '2026-06-15T10:00:00Z', { ...opts(), timeoutMs: 300 })).rejects.toBeInstanceOf(NbpUnavailableError);
+    await expect(getRateForTaxPoint(t.db(), 'EUR', '2026-06-15', { ...opts(), timeoutMs: 300 })).rejects.toBeInstanceOf(NbpUnavailableError);
     expect(await t.db().select().from(nbpRates).where(eq(nbpRates.currency, 'EUR'))).toEqual([]);
     await setFault({ fault: 'none' });
-    expect(await getRateForPayment(t.db(), 'EUR', '2026-06-15T10:00:00Z', opts())).toMatchObject({ date: '2026-06-12' });
+    expect(await getRateForTaxPoint(t.db(), 'EUR', '2026-06-15', opts())).toMatchObject({ date: '2026-06-12' });
   });
 
   test("a payment dated before the previous day's table is out is retried later, not served an older rate", async () => {
     // NBP clock: 2 June, 10:00 Warsaw, table of 2 June not out; a payment stamped 3 June needs exactly it.
-    const early = await startNbpEmulator({ now: () => new Date('2026-06-02T08:00:00Z') });
+    const early = await startNbpEmulator({ now: () => new Date('2026-06-02') });
     try {
-      const at = { baseUrl: early.url, now: () => new Date('2026-06-02T08:00:00Z') };
-      await expect(getRateForPayment(t.db(), 'EUR', '2026-06-03T07:00:00Z', at)).rejects.toThrow(/may not be published yet/);
+      const at = { baseUrl: early.url, now: () => new Date('2026-06-02') };
+      await expect(getRateForTaxPoint(t.db(), 'EUR', '2026-06-03', at)).rejects.toThrow(/may not be published yet/);
       expect(await t.db().select().from(nbpRates)).toEqual([]);
     } finally {
       await early.close();

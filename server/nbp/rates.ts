@@ -5,17 +5,16 @@ import { addDays, toWarsawDate } from './calendar';
 import { fetchRateBefore, NbpUnavailableError, type NbpClientOptions } from './client';
 import { metrics } from '@/server/observability/metrics';
 
-export type PaymentRate = { rate: string; date: string; table: string };
+export type TaxPointRate = { rate: string; date: string; table: string };
 export type RateOptions = NbpClientOptions & { /** for tests: when "today" is */ now?: () => Date };
 
 /**
- * The NBP table A rate for an order paid at `paidAt` (ISO instant): the last table before the Warsaw date of the
- * payment. Served from `nbp_rates` when known; otherwise fetched and stored. NBP being down throws
- * NbpUnavailableError so the job retries later.
+ * The NBP table A rate for a tax point (`YYYY-MM-DD`, Warsaw; taxPoint in server/orders/tax-dates.ts): the last
+ * table before it (art. 31a ust. 1 of the VAT act). Served from `nbp_rates` when known; otherwise fetched and
+ * stored. NBP being down throws NbpUnavailableError so the job retries later.
  */
-export async function getRateForPayment(db: DbOrTx, currency: string, paidAt: string, options: RateOptions = {}): Promise<PaymentRate> {
+export async function getRateForTaxPoint(db: DbOrTx, currency: string, forDate: string, options: RateOptions = {}): Promise<TaxPointRate> {
   const code = currency.toUpperCase();
-  const forDate = toWarsawDate(paidAt);
   const [cached] = await db
     .select()
     .from(nbpRates)
@@ -28,7 +27,7 @@ export async function getRateForPayment(db: DbOrTx, currency: string, paidAt: st
   });
   const dayBefore = addDays(forDate, -1);
   const today = toWarsawDate((options.now ?? (() => new Date()))());
-  // A payment dated today or later may still get a newer table for the day before it: using the older one
+  // A tax point today or later may still get a newer table for the day before it: using the older one
   // now would be a guess, and caching it would make the guess permanent.
   if (fetched.effectiveDate !== dayBefore && dayBefore >= today) {
     throw new NbpUnavailableError(`NBP table for ${dayBefore} may not be published yet (${code})`);

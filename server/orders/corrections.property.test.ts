@@ -147,7 +147,13 @@ describe('corrections over random orders and random partial refunds (seeded)', (
       }
       const xml = buildCorrectionXml({
         seller,
-        original: { order, number: 'FV/1', issueDate: '2026-06-01', ksefNumber: '5265877635-20260601-0100000A1B2C-7F' },
+        original: {
+          order,
+          number: 'FV/1',
+          issueDate: '2026-06-01',
+          ksefNumber: '5265877635-20260601-0100000A1B2C-7F',
+          annotations: { cashAccounting: false, splitPayment: false },
+        },
         earlierRefunds: accepted,
         refund,
         number: `KOR/${k}`,

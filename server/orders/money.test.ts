@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest';
-import { formatGrosze, formatGroszeQuotient, parseGrosze } from './money';
+import { describe, expect, test } from 'vitest';
+import { formatGrosze, formatUnitPrice, formatGroszeQuotient, parseGrosze } from './money';
 
 test.each([
   ['12.30', 1230],
@@ -41,3 +41,14 @@ test.each([
   [-5999, 1, '-59.99'],
   [100, 256, '0.00390625'],
 ] as const)('%i / %i as a unit price is %s', (grosze, divisor, text) => expect(formatGroszeQuotient(grosze, divisor)).toBe(text));
+
+describe('formatUnitPrice (P_9A/P_9B, TKwotowy2: 8 decimals)', () => {
+  test.each([
+    [5_999, 1, '59.99'],
+    [11_331, 2, '56.655'],
+    [8_601, 7, '12.28714286'], // 7 items for 86.01: 12.287142857… rounded at the 8th decimal
+    [2_000, 3, '6.66666667'],
+    [-8_601, 7, '-12.28714286'],
+    [1, 3, '0.00333333'],
+  ])('%i gr / %i → %s', (grosze, quantity, text) => expect(formatUnitPrice(grosze, quantity)).toBe(text));
+});

@@ -38,3 +38,16 @@ export function formatGroszeQuotient(grosze: number, divisor: number, maxDecimal
   if (fraction.length < 2) fraction = fraction.padEnd(2, '0');
   return `${grosze < 0 && q !== 0n ? '-' : ''}${units}.${fraction}`;
 }
+
+/**
+ * A unit price as FA(3) P_9A/P_9B text (TKwotowy2: up to 8 decimals): value / quantity exactly when it terminates
+ * within 8 decimals, else rounded half away from zero at the 8th. 8601 gr / 7 → "12.28714286".
+ */
+export function formatUnitPrice(valueGrosze: number, quantity: number): string {
+  const exact = formatGroszeQuotient(valueGrosze, quantity);
+  if (exact !== null) return exact;
+  const scaled = BigInt(Math.abs(valueGrosze)) * 10n ** 6n;
+  const q = (2n * scaled + BigInt(quantity)) / (2n * BigInt(quantity));
+  const text = q.toString().padStart(9, '0');
+  return `${valueGrosze < 0 ? '-' : ''}${text.slice(0, -8)}.${text.slice(-8)}`;
+}

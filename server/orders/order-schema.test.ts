@@ -327,6 +327,19 @@ describe('parseRefundInput', () => {
     });
   });
 
+  test('restocking_fee: kept from the refund of returned items; never more than they are worth', () => {
+    const line = validRefund().lines[0]!;
+    expect(parseRefundInput({ ...validRefund(), lines: [{ ...line, quantity: 2, restocking_fee: '10.00' }] }).lines[0]).toMatchObject({
+      quantity: 2,
+      unitPriceGrosze: 5_999,
+      feeGrosze: 1_000,
+    });
+    expect(errorOf(() => parseRefundInput({ ...validRefund(), lines: [{ ...line, restocking_fee: '60.00' }] }))).toEqual({
+      code: 'order_unprocessable',
+      param: 'refund.lines[0].restocking_fee',
+    });
+  });
+
   test('shipping alone is a valid refund', () => {
     const { lines, ...rest } = validRefund();
     expect(parseRefundInput(rest)).toMatchObject({ lines: [], shippingGrosze: 2_000 });

@@ -161,7 +161,24 @@ export const ZOrderInput = z
     if (gross > MAX_BUCKET_GROSZE) ctx.addIssue({ code: 'custom', path: ['lines'], ...unprocessable('the order total is too large') });
   });
 
-const ZRefundLineInput = z.object({ name: text(512), sku: optionalText(50), quantity, unit_price: nonNegativeAmount, vat_rate: vatRate });
+const ZRefundLineInput = z
+  .object({
+    name: text(512),
+    sku: optionalText(50),
+    quantity,
+    unit_price: nonNegativeAmount,
+    vat_rate: vatRate,
+    restocking_fee: nonNegativeAmount
+      .nullish()
+      .transform((v) => v ?? 0)
+      .describe(
+        'Gross amount the shop keeps from the refund of these returned items (a restocking fee). The items are returned at unit_price (as invoiced); the correction shows the fee as its own row.',
+      ),
+  })
+  .superRefine((line, ctx) => {
+    if (line.restocking_fee > line.quantity * line.unit_price)
+      ctx.addIssue({ code: 'custom', path: ['restocking_fee'], ...unprocessable('is larger than quantity × unit_price') });
+  });
 
 export const ZRefundInput = z
   .object({
@@ -272,6 +289,7 @@ export function parseRefundInput(refund: unknown): NormalizedRefund {
       quantity: l.quantity,
       unitPriceGrosze: l.unit_price,
       vatRate: l.vat_rate,
+      ...(l.restocking_fee > 0 && { feeGrosze: l.restocking_fee }),
     })),
     shippingGrosze: r.shipping && r.shipping.price > 0 ? r.shipping.price : null,
     shippingRef: null,

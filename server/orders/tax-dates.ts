@@ -4,17 +4,35 @@ import type { NormalizedBuyer } from './types';
 /** Dates the VAT act ties to an invoice, on `YYYY-MM-DD` Warsaw calendar dates; pure, no clock of its own. */
 
 /**
- * The last day to issue the invoice of a payment received before the supply: the 15th of the month after the
- * payment's month (art. 106i ust. 2; ust. 1 says the same of the supply month).
+ * The tax point (art. 19a ust. 1: the delivery of the goods or completion of the service; ust. 8: a payment received
+ * before it, on receipt): the earlier of the Warsaw payment date and the delivery date. Without a delivery date the
+ * order is a prepaid shop order, taxed on payment (fa3-mapping.md §6.1).
  */
-export function invoiceDeadline(paidAt: string): string {
-  const [y, m] = warsawDate(paidAt).split('-').map(Number) as [number, number];
+export function taxPoint(order: { paidAt: string; deliveredAt: string | null }): string {
+  const paid = warsawDate(order.paidAt);
+  return order.deliveredAt !== null && order.deliveredAt < paid ? order.deliveredAt : paid;
+}
+
+/**
+ * The last day to issue the invoice: the 15th of the month after the supply (art. 106i ust. 1), or after a payment
+ * received before it (ust. 2), whichever came first: the month of the tax point.
+ */
+export function invoiceDeadline(taxPointDate: string): string {
+  const [y, m] = taxPointDate.split('-').map(Number) as [number, number];
   const next = m === 12 ? { y: y + 1, m: 1 } : { y, m: m + 1 };
   return `${next.y}-${String(next.m).padStart(2, '0')}-15`;
 }
 
-/** An invoice issued after invoiceDeadline is still valid, but late (a sanctionable irregularity, tax-rules.md §11). */
-export const isLate = (issueDate: string, paidAt: string): boolean => issueDate > invoiceDeadline(paidAt);
+/**
+ * The missed deadline when an invoice is late (valid, but a sanctionable irregularity, tax-rules.md §11), else
+ * undefined. `supply` and `payment` are Warsaw dates; either may be unknown, the earlier one counts.
+ */
+export function lateDeadline(issueDate: string, supply: string | undefined, payment: string | undefined): string | undefined {
+  const first = [supply, payment].filter((d): d is string => !!d).sort()[0];
+  if (!first) return undefined;
+  const deadline = invoiceDeadline(first);
+  return issueDate > deadline ? deadline : undefined;
+}
 
 /**
  * What the service checks of a buyer's address for art. 106e ust. 1 pkt 3 (name and address of the buyer): a Polish

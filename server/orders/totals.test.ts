@@ -91,7 +91,7 @@ describe('computeCorrection', () => {
         name: 'Dzbanek',
         sku: null,
         quantity: -1,
-        unitPriceGrosze: 5_999,
+        unitPrice: '59.99',
         discountGrosze: 0,
         grossGrosze: -5_999,
         vatRate: 23,
@@ -105,7 +105,7 @@ describe('computeCorrection', () => {
         name: 'Dostawa - Kurier DPD',
         sku: null,
         quantity: -1,
-        unitPriceGrosze: 2_000,
+        unitPrice: '20.00',
         discountGrosze: 0,
         grossGrosze: -2_000,
         vatRate: 23,
@@ -148,9 +148,9 @@ describe('computeCorrection', () => {
     const ship = (g: number) => refund({ lines: [], shippingGrosze: g });
     expect(codeOf(() => computeCorrection(order(), [ship(2_000)], ship(2_000)))).toBe('order_unprocessable refund.shipping.price');
     const partial = computeCorrection(order(), [], ship(500));
-    expect(partial.rows.map((r) => [r.state, r.name, r.quantity, r.unitPriceGrosze, r.discountGrosze, r.grossGrosze])).toEqual([
-      ['before', 'Dostawa - Kurier DPD', 1, 2_000, 0, 2_000],
-      ['after', 'Dostawa - Kurier DPD', 1, 2_000, 500, 1_500],
+    expect(partial.rows.map((r) => [r.state, r.name, r.quantity, r.unitPrice, r.discountGrosze, r.grossGrosze])).toEqual([
+      ['before', 'Dostawa - Kurier DPD', 1, '20.00', 0, 2_000],
+      ['after', 'Dostawa - Kurier DPD', 1, '20.00', 500, 1_500],
     ]);
     expect(partial.grossGrosze).toBe(-500);
   });
@@ -201,22 +201,23 @@ describe('computeCorrection: rows are reduced by what was invoiced (art. 29a ust
   const back = (quantity: number, unitPriceGrosze: number, id = 'r'): NormalizedRefund =>
     refund({ externalId: id, lines: [{ ref: null, invoiceLineRef: null, name: 'Kawa', sku: null, quantity, unitPriceGrosze, vatRate: 8 }] });
   const rowsOf = (earlier: NormalizedRefund[], r: NormalizedRefund) =>
-    computeCorrection(coffee(), earlier, r).rows.map((x) => [x.state, x.quantity, x.unitPriceGrosze, x.discountGrosze, x.grossGrosze]);
+    computeCorrection(coffee(), earlier, r).rows.map((x) => [x.state, x.quantity, x.unitPrice, x.discountGrosze, x.grossGrosze]);
 
+  // a returned bag is written at what the buyer paid for it, never as the list price with a negative "Rabat"
   test.each([
-    ['one bag returned at its invoiced value', [], back(1, 8_499), [['difference', -1, 8_999, -500, -8_499]]],
-    ['the last bag after the first', [back(1, 8_499, 'a')], back(1, 8_499), [['difference', -1, 8_999, -500, -8_499]]],
-    ['both bags', [], back(2, 8_499), [['difference', -2, 8_999, -1_000, -16_998]]],
+    ['one bag returned at its invoiced value', [], back(1, 8_499), [['difference', -1, '84.99', 0, -8_499]]],
+    ['the last bag after the first', [back(1, 8_499, 'a')], back(1, 8_499), [['difference', -1, '84.99', 0, -8_499]]],
+    ['both bags', [], back(2, 8_499), [['difference', -2, '84.99', 0, -16_998]]],
     [
       'a partial-value refund of 20.00 on one bag',
       [],
       back(1, 2_000),
       [
-        ['before', 2, 8_999, 1_000, 16_998],
-        ['after', 2, 8_999, 3_000, 14_998],
+        ['before', 2, '89.99', 1_000, 16_998],
+        ['after', 2, '89.99', 3_000, 14_998],
       ],
     ],
-    ['returning a bag after a price reduction takes its reduced value', [back(1, 2_000, 'a')], back(1, 7_499), [['difference', -1, 8_999, -1_500, -7_499]]],
+    ['returning a bag after a price reduction takes its reduced value', [back(1, 2_000, 'a')], back(1, 7_499), [['difference', -1, '74.99', 0, -7_499]]],
   ] as const)('%s', (_, earlier, r, expected) => expect(rowsOf([...earlier], r)).toEqual(expected));
 
   test.each([

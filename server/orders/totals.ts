@@ -1,19 +1,21 @@
 import { AppError } from '@/server/errors';
 import type { NormalizedOrder, NormalizedRefund } from './types';
 import { bucketTotals, type RateTotals, rateTotals, VAT_RATES, type VatRate } from './vat';
-import { formatGrosze } from './money';
+import { formatGrosze, formatUnitPrice } from './money';
 
 /** Per-rate buckets (gross method) and the gross total of an invoice; grossGrosze is P_15. */
 export type InvoiceTotals = { buckets: RateTotals[]; grossGrosze: number; vatGrosze: number; netGrosze: number };
 
 /**
- * A KOR row. Difference rows (method A, kor-mapping.md §3) carry the change of an invoice row: negative quantity,
- * the invoice row's unit price, the change of its discount and the negative value. Before/after rows (method B,
+ * A KOR row. Difference rows (method A, kor-mapping.md §3) carry returned items: negative quantity, the price the
+ * buyer paid per item (the invoice row's value share, discount included, so no negative "Rabat": art. 29a ust. 10
+ * pkt 3 takes off what was charged for them) and the negative value. Before/after rows (method B,
  * StanPrzed) carry the invoice row as it stood before this correction and as it stands after it; a KOR that
  * reduces a price uses method B for all its rows (one method per KOR, tax-rules.md §1.2–1.3).
  */
 export type CorrectionRow = {
-  kind: 'line' | 'shipping';
+  /** fee: a restocking fee kept from the refund of returned items, a positive row of its own */
+  kind: 'line' | 'shipping' | 'fee';
   state: 'difference' | 'before' | 'after';
   /** UU_ID of the KOR row from the source system (WooCommerce refund item); null: the builder derives one */
   ref: string | null;
@@ -23,9 +25,9 @@ export type CorrectionRow = {
   sku: string | null;
   /** difference: −returned items; before/after: the row's quantity in that state */
   quantity: number;
-  /** P_9B: always the invoice row's unit gross price */
-  unitPriceGrosze: number;
-  /** P_10: quantity × unit price − value; on a difference row the (non-positive) change of the discount */
+  /** P_9B text: before/after rows the invoice row's unit gross price; difference rows the value per returned item */
+  unitPrice: string;
+  /** P_10: before/after rows quantity × unit price − value (≥ 0); difference rows 0 */
   discountGrosze: number;
   /** P_11A: difference rows negative; before/after rows the row's value in that state */
   grossGrosze: number;
@@ -35,7 +37,19 @@ export type CorrectionRow = {
 
 /** A bucket of a correction: the difference (after − before) plus both sides, for P_14_xW in PLN. */
 export type CorrectionBucket = RateTotals & { before: RateTotals; after: RateTotals };
-export type CorrectionTotals = { rows: CorrectionRow[]; buckets: CorrectionBucket[]; grossGrosze: number; vatGrosze: number; netGrosze: number };
+/**
+ * What a refund did to one invoice row: items came back (art. 29a ust. 10 pkt 3), its price fell (pkt 1), or the
+ * shop kept a fee from the refund of returned items.
+ */
+export type CorrectionChange = { kind: 'line' | 'shipping'; change: 'return' | 'reduce' | 'fee' };
+export type CorrectionTotals = {
+  rows: CorrectionRow[];
+  changes: CorrectionChange[];
+  buckets: CorrectionBucket[];
+  grossGrosze: number;
+  vatGrosze: number;
+  netGrosze: number;
+};
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -58,13 +72,15 @@ export function computeTotals(order: NormalizedOrder): InvoiceTotals {
 
 const unprocessable = (message: string) => new AppError('order_unprocessable', 'refund', message);
 
-/** One invoice row as earlier corrections left it: value = quantity × unit − discount (discount ≥ 0). */
+/** One invoice row as earlier corrections left it: value = its items' share of the list value − discount (≥ 0). */
 export type RowState = {
   kind: 'line' | 'shipping';
   ref: string | null;
   name: string;
   sku: string | null;
-  unitGrosze: number;
+  /** the invoice row's value before its discount and its quantity: the unit price is their quotient (P_9B) */
+  listGrosze: number;
+  invoicedQuantity: number;
   vatRate: VatRate;
   annex15: boolean;
   quantity: number;
@@ -79,7 +95,8 @@ export function invoiceRowStates(order: NormalizedOrder): RowState[] {
       ref: l.ref,
       name: l.name,
       sku: l.sku,
-      unitGrosze: l.unitPriceGrosze,
+      listGrosze: l.grossGrosze + l.discountGrosze,
+      invoicedQuantity: l.quantity,
       vatRate: l.vatRate,
       annex15: l.annex15,
       quantity: l.quantity,
@@ -90,7 +107,8 @@ export function invoiceRowStates(order: NormalizedOrder): RowState[] {
       ref: s.ref,
       name: s.name,
       sku: null,
-      unitGrosze: s.grossGrosze,
+      listGrosze: s.grossGrosze,
+      invoicedQuantity: 1,
       vatRate: s.vatRate,
       annex15: false,
       quantity: 1,
@@ -114,9 +132,11 @@ export function returnedValue(row: Pick<RowState, 'quantity' | 'grossGrosze'>, k
   return row.grossGrosze - mulDivRound(row.grossGrosze, row.quantity - k, row.quantity);
 }
 
+/** valueGrosze: what the change takes off the row's bucket; a kept fee takes off a negative amount. */
 type Change =
   | { row: number; ref: string | null; kind: 'return'; quantity: number; valueGrosze: number }
-  | { row: number; ref: string | null; kind: 'reduce'; valueGrosze: number };
+  | { row: number; ref: string | null; kind: 'reduce'; valueGrosze: number }
+  | { row: number; ref: string | null; kind: 'fee'; valueGrosze: number };
 
 const sameText = (a: string | null, b: string | null) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
@@ -135,6 +155,9 @@ function shippingRate(rows: readonly RowState[]): VatRate {
  * - |unit_price − e| < 0.01: the items are returned; the row loses their pro-rata value (returnedValue);
  * - unit_price ≤ e − 0.01: a price reduction after the sale (art. 29a ust. 10 pkt 1) of quantity × unit_price on
  *   items the buyer keeps.
+ * A line with a restocking fee is a return: the base falls by what the items were invoiced at and the fee the shop
+ * keeps stays in it as a row of its own (the base falls only by what is given back, art. 29a ust. 10 pkt 3), so the
+ * correction totals minus what the buyer got back.
  */
 function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
   if (refund.lines.length === 0 && refund.shippingGrosze === null) {
@@ -170,11 +193,23 @@ function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
         `refunds ${formatGrosze(r.unitPriceGrosze)} per item of "${row.name}", more than invoiced per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
       );
     }
-    if (r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity) {
+    const fee = r.feeGrosze ?? 0;
+    const returned = r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity;
+    if (fee > 0 && !returned) {
+      throw new AppError(
+        'order_unprocessable',
+        `${at}.restocking_fee`,
+        `a restocking fee goes with returned items: unit_price must be what "${row.name}" was invoiced at per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
+      );
+    }
+    if (returned) {
       const value = returnedValue(row, r.quantity);
       row.grossGrosze -= value;
       row.quantity -= r.quantity;
       changes.push({ row: index, ref: r.ref, kind: 'return', quantity: r.quantity, valueGrosze: value });
+      // kept = what the items were worth − what the buyer got back, so the correction is exactly −(refund)
+      const kept = fee > 0 ? value - (r.quantity * r.unitPriceGrosze - fee) : 0;
+      if (kept > 0) changes.push({ row: index, ref: null, kind: 'fee', valueGrosze: -kept });
     } else if (r.unitPriceGrosze > 0) {
       const value = r.quantity * r.unitPriceGrosze;
       row.grossGrosze -= value;
@@ -213,7 +248,10 @@ function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
   return changes;
 }
 
-const discountOf = (row: Pick<RowState, 'quantity' | 'unitGrosze' | 'grossGrosze'>) => row.quantity * row.unitGrosze - row.grossGrosze;
+/** P_10 of a before/after row: its items at the invoice's unit price, less its value (whole grosze). */
+const discountOf = (row: Pick<RowState, 'quantity' | 'listGrosze' | 'invoicedQuantity' | 'grossGrosze'>) =>
+  mulDivRound(row.listGrosze, row.quantity, row.invoicedQuantity) - row.grossGrosze;
+const unitPriceOf = (row: Pick<RowState, 'listGrosze' | 'invoicedQuantity'>) => formatUnitPrice(row.listGrosze, row.invoicedQuantity);
 
 function correctionRow(
   row: RowState,
@@ -222,6 +260,7 @@ function correctionRow(
   ref: string | null,
   quantity: number,
   grossGrosze: number,
+  unitPrice: string,
   discountGrosze: number,
 ): CorrectionRow {
   return {
@@ -232,7 +271,7 @@ function correctionRow(
     name: row.name,
     sku: row.sku,
     quantity,
-    unitPriceGrosze: row.unitGrosze,
+    unitPrice,
     discountGrosze,
     grossGrosze,
     vatRate: row.vatRate,
@@ -240,22 +279,38 @@ function correctionRow(
   };
 }
 
-/** The KOR rows of `changes`: difference rows for returns only, before/after rows as soon as a price is reduced. */
+/**
+ * The KOR rows of `changes`: difference rows for returns (and the fees kept from them, a positive row each),
+ * before/after rows as soon as a price is reduced.
+ */
 function correctionRows(before: readonly RowState[], after: readonly RowState[], changes: readonly Change[]): CorrectionRow[] {
-  if (changes.every((c) => c.kind === 'return')) {
+  if (changes.every((c) => c.kind !== 'reduce')) {
     return changes.map((c) => {
-      const row = after[c.row]!;
+      if (c.kind === 'fee') {
+        const row = after[c.row]!;
+        const fee = -c.valueGrosze;
+        return {
+          ...correctionRow(row, c.row, 'difference', null, 1, fee, formatGrosze(fee), 0),
+          kind: 'fee',
+          name: `Opłata za przyjęcie zwrotu: ${row.name}`,
+          sku: null,
+          annex15: false,
+        };
+      }
       const quantity = c.kind === 'return' ? c.quantity : 0;
-      return correctionRow(row, c.row, 'difference', c.ref, -quantity, -c.valueGrosze, c.valueGrosze - quantity * row.unitGrosze);
+      return correctionRow(after[c.row]!, c.row, 'difference', c.ref, -quantity, -c.valueGrosze, formatUnitPrice(c.valueGrosze, quantity), 0);
     });
+  }
+  if (changes.some((c) => c.kind === 'fee')) {
+    throw unprocessable('a restocking fee and a price reduction cannot share one correction: send the price reduction as a refund of its own');
   }
   const touched = [...new Set(changes.map((c) => c.row))].sort((a, b) => a - b);
   return touched.flatMap((index) => {
     const b = before[index]!;
     const a = after[index]!;
     return [
-      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, discountOf(b)),
-      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, discountOf(a)),
+      correctionRow(b, index, 'before', null, b.quantity, b.grossGrosze, unitPriceOf(b), discountOf(b)),
+      correctionRow(a, index, 'after', null, a.quantity, a.grossGrosze, unitPriceOf(a), discountOf(a)),
     ];
   });
 }
@@ -295,6 +350,7 @@ export function computeCorrection(invoiceOrder: NormalizedOrder, earlierRefunds:
   });
   return {
     rows,
+    changes: changes.map((c) => ({ kind: state[c.row]!.kind, change: c.kind })),
     buckets,
     grossGrosze: sum(buckets.map((b) => b.grossGrosze)),
     vatGrosze: sum(buckets.map((b) => b.vatGrosze)),

@@ -53,11 +53,14 @@ export const ZNormalizedLine = z.object({
   name: z.string().min(1),
   sku: z.string().nullable(),
   quantity: z.number().int().positive(),
-  /** gross unit price before the line discount */
+  /**
+   * gross unit price before the line discount: (grossGrosze + discountGrosze) / quantity, rounded to the grosz when a
+   * shop's line value does not divide by its quantity (7 items for 86.01); P_9B then prints the exact quotient
+   */
   unitPriceGrosze: ZGrosze.nonnegative(),
-  /** gross discount of the whole line */
+  /** gross discount of the whole line (a coupon or a discount the seller granted; never a rounding) */
   discountGrosze: ZGrosze.nonnegative(),
-  /** quantity × unitPriceGrosze − discountGrosze: the amount charged for the line */
+  /** the amount charged for the line */
   grossGrosze: ZGrosze.nonnegative(),
   vatRate: ZVatRate,
   /** goods or services of annex 15 to the VAT act (FA(3) P_12_Zal_15; split payment above 15,000 PLN) */
@@ -100,6 +103,12 @@ export const ZNormalizedRefundLine = z.object({
   /** gross unit price refunded per item */
   unitPriceGrosze: ZGrosze.nonnegative(),
   vatRate: ZVatRate,
+  /**
+   * the items came back, but the shop kept this much of their refund as a restocking fee: the buyer gets
+   * quantity × unitPriceGrosze − feeGrosze (API `restocking_fee`; a WooCommerce refund of items below their value);
+   * absent is none
+   */
+  feeGrosze: ZGrosze.nonnegative().optional(),
 });
 
 export const ZNormalizedRefund = z.object({

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { kodIUrl } from '@/server/ksef/qr';
 import { fixtureXml, sampleInvoiceXml } from '@/test/fixtures/pdf-sample-views';
 import { buildDocumentView } from './document-view';
-import { lateDeadline, readIssuedFacts, readSellerName } from './issued-facts';
+import { readIssuedFacts, readSellerName } from './issued-facts';
 import { ZDocumentView } from './view-model';
 
 const KSEF = '5265877635-20260602-01000016B2C4-ED';
@@ -46,11 +46,12 @@ describe('buildDocumentView: the stored XML, KSeF number and KOD I', () => {
       notes: [],
       qr: { url: kodIUrl({ environment: 'test', sellerNip: '5265877635', issueDate: '2026-06-02', xml }) },
     });
-    expect(view.buyer.jst).toBeUndefined();
+    expect([view.buyer.jst, view.buyer.gv, view.seller.jst]).toEqual([false, false, undefined]);
     expect(view.exchangeRate).toBeUndefined();
     expect(view.lateSince).toBeUndefined();
     expect(view.rows[1]).toEqual({
       lp: '2',
+      uuId: 'WC-4817-1002',
       name: 'Dzbanek do spieniania mleka 600 ml',
       sku: 'DZB-600',
       quantity: '3',
@@ -147,17 +148,4 @@ describe('readIssuedFacts: what the XML may gain', () => {
     expect(readIssuedFacts(base.replace('<P_1>2026-06-02</P_1>', '<P_1>2026-07-16</P_1>')).lateSince).toBe('2026-07-15');
     expect(readIssuedFacts(base.replace('<P_1>2026-06-02</P_1>', '<P_1>2026-07-15</P_1>')).lateSince).toBeUndefined();
   });
-});
-
-test.each([
-  { issue: '2026-07-16', delivery: '2026-06-01', paid: '2026-06-01', late: '2026-07-15' },
-  { issue: '2026-07-15', delivery: '2026-06-30', paid: '2026-06-30', late: undefined },
-  { issue: '2027-01-16', delivery: '2026-12-31', paid: undefined, late: '2027-01-15' },
-  // paid in May, delivered in June: the payment's deadline (ust. 2)
-  { issue: '2026-06-16', delivery: '2026-06-10', paid: '2026-05-20', late: '2026-06-15' },
-  // no P_6: delivered on the issue date, only the payment counts
-  { issue: '2026-08-01', delivery: undefined, paid: '2026-06-20', late: '2026-07-15' },
-  { issue: '2026-08-01', delivery: undefined, paid: undefined, late: undefined },
-])('lateDeadline($issue, $delivery, $paid) = $late', ({ issue, delivery, paid, late }) => {
-  expect(lateDeadline(issue, delivery, paid)).toBe(late);
 });

@@ -1,5 +1,6 @@
 import { xmlTree, type Tree } from '@/server/ksef/fa3/xml-tree';
 import { parseGrosze } from '@/server/orders/money';
+import { lateDeadline } from '@/server/orders/tax-dates';
 import { SUMMARY_FIELDS } from './format';
 import type { TDocumentView, TPartyView, TRowView, TVatSummaryView } from './view-model';
 
@@ -31,7 +32,7 @@ export function readIssuedFacts(fa3Xml: string | Buffer): IssuedFacts {
       rows.push(row(c));
       const rate = text(c, 'KursWaluty');
       if (rate) rates.add(rate);
-    } else if (c.name === 'DodatkowyOpis') notes.push({ key: text(c, 'Klucz') ?? '', value: text(c, 'Wartosc') ?? '' });
+    } else if (c.name === 'DodatkowyOpis') notes.push({ key: text(c, 'Klucz') ?? '', value: text(c, 'Wartosc') ?? '', ...opt('row', text(c, 'NrWiersza')) });
   }
   for (const field of SUMMARY_FIELDS) {
     const net = amount(fa, `P_13_${field}`);
@@ -50,7 +51,8 @@ export function readIssuedFacts(fa3Xml: string | Buffer): IssuedFacts {
   };
   const deliveryDate = text(fa, 'P_6') ?? undefined;
   const systemInfo = text(child(tree, 'Naglowek'), 'SystemInfo');
-  const lateSince = type === 'VAT' ? lateDeadline(issueDate, deliveryDate, payment?.paid ? payment.date : undefined) : undefined;
+  // without P_6 the supply is dated P_1 (art. 106e ust. 1 pkt 6 omits an equal date), so only a payment can make it late
+  const lateSince = type === 'VAT' ? lateDeadline(issueDate, deliveryDate ?? issueDate, payment?.paid ? payment.date : undefined) : undefined;
   return {
     type,
     number: required(fa, 'P_2'),
@@ -79,19 +81,6 @@ export function readIssuedFacts(fa3Xml: string | Buffer): IssuedFacts {
     ...opt('lateSince', lateSince),
     ...opt('systemInfo', systemInfo),
   };
-}
-
-/**
- * The art. 106i deadline when the issue date is past it: the 15th of the month after the supply (ust. 1) or
- * after a payment received before it (ust. 2), whichever came first. Without P_6 the supply is dated P_1
- * (art. 106e ust. 1 pkt 6 omits an equal date), so only the payment can make such an invoice late.
- */
-export function lateDeadline(issueDate: string, deliveryDate: string | undefined, paymentDate: string | undefined): string | undefined {
-  const first = [deliveryDate ?? issueDate, paymentDate].filter((d): d is string => !!d).sort()[0];
-  if (!first) return undefined;
-  const [y, m] = first.split('-').map(Number) as [number, number];
-  const deadline = m === 12 ? `${y + 1}-01-15` : `${y}-${String(m + 1).padStart(2, '0')}-15`;
-  return issueDate > deadline ? deadline : undefined;
 }
 
 function correction(fa: Tree): NonNullable<IssuedFacts['correction']> {
@@ -133,8 +122,8 @@ function party(p: Tree | undefined): TPartyView | undefined {
     ...opt('email', text(contact, 'Email')),
     ...opt('phone', text(contact, 'Telefon')),
     ...opt('customerNumber', text(p, 'NrKlienta')),
-    ...(text(p, 'JST') === '1' && { jst: true }),
-    ...(text(p, 'GV') === '1' && { gv: true }),
+    ...opt('jst', flag(text(p, 'JST'))),
+    ...opt('gv', flag(text(p, 'GV'))),
     ...(role >= 1 && role <= 11 && { role }),
   };
 }
@@ -148,6 +137,7 @@ function row(w: Tree): TRowView {
   }
   return {
     lp: values.NrWierszaFa ?? '',
+    ...opt('uuId', values.UU_ID),
     name: values.P_7,
     ...opt('sku', values.Indeks),
     quantity: values.P_8B,
@@ -157,9 +147,12 @@ function row(w: Tree): TRowView {
     rate: values.P_12,
     ...(values.P_12_Zal_15 === '1' && { annex15: true }),
     grossGrosze: gross,
+    ...(values.StanPrzed === '1' && { before: true }),
   };
 }
 
+/** TWybor1_2: 1 yes, 2 no; absent stays absent. */
+const flag = (value: string | null): boolean | null => (value === null ? null : value === '1');
 const child = (t: Tree | undefined, name: string): Tree | undefined => t?.children.find((c) => c.name === name);
 const text = (t: Tree | undefined, name: string): string | null => child(t, name)?.text ?? null;
 const opt = <K extends string, V>(key: K, value: V | null | undefined) => (value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));

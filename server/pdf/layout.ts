@@ -28,7 +28,11 @@ const SECTION = { size: 9.5, height: 16, gap: 5 } as const;
 const TABLE = { size: 7, line: 9, headerSize: 6.5, headerLine: 8, padX: 2.5, padY: 3 } as const;
 const COLUMN_GAP = 16;
 const HALF = (CONTENT_WIDTH - COLUMN_GAP) / 2;
-export const QR = { invoice: 104, certificate: 132, column: 170 } as const;
+/**
+ * KOD I at 148 pt with its quiet zone: a 41-module symbol of 124 pt, as large as the official visualisation's 123 pt,
+ * so it still decodes from a 60 dpi scan (render.test.ts); at 104 pt it stopped decoding below 72 dpi.
+ */
+export const QR = { invoice: 148, certificate: 132, column: 170 } as const;
 
 type Align = 'left' | 'right' | 'center';
 
@@ -225,8 +229,9 @@ function partyParagraphs(p: TPartyView): Run[][] {
     ...(p.email ? [field('E-mail', p.email)] : []),
     ...(p.phone ? [field('Tel.', p.phone)] : []),
     ...(p.customerNumber ? [field('Numer klienta', p.customerNumber)] : []),
-    ...(p.jst ? [field('Faktura dotyczy jednostki podrzędnej JST', 'TAK')] : []),
-    ...(p.gv ? [field('Faktura dotyczy członka grupy GV', 'TAK')] : []),
+    // Podmiot2 always carries both flags; they are printed either way, as the Ministry's visualisation does
+    ...(p.jst !== undefined ? [field('Faktura dotyczy jednostki podrzędnej JST', p.jst ? 'TAK' : 'NIE')] : []),
+    ...(p.gv !== undefined ? [field('Faktura dotyczy członka grupy VAT', p.gv ? 'TAK' : 'NIE')] : []),
   ];
 }
 
@@ -285,13 +290,16 @@ function tableHeader(columns: readonly Column[]): Block {
   return pen.block(height + 0.5);
 }
 
-function tableRow(columns: readonly Column[], cells: Record<string, string>, extra: Partial<Block> = {}): Block {
+/** A table row; `notes` adds muted text after a cell's own (the UU_ID after the name), on its line when it fits. */
+function tableRow(columns: readonly Column[], cells: Record<string, string>, extra: Partial<Block> = {}, notes: Record<string, string> = {}): Block {
   const pen = new Pen();
   let x = 0;
   let h: number = TABLE.line;
   for (const c of columns) {
     const text = cells[c.key];
-    if (text) h = Math.max(h, pen.paragraph([{ text }], x + TABLE.padX, TABLE.padY, c.width - 2 * TABLE.padX, TABLE.size, TABLE.line, c.align));
+    const note = notes[c.key];
+    const runs: Run[] = [...(text ? [{ text }] : []), ...(note ? [label(text ? ` ${note}` : note)] : [])];
+    if (runs.length) h = Math.max(h, pen.paragraph(runs, x + TABLE.padX, TABLE.padY, c.width - 2 * TABLE.padX, TABLE.size, TABLE.line, c.align));
     x += c.width;
   }
   const height = h + 2 * TABLE.padY;
@@ -330,6 +338,27 @@ export function rowCells(row: TRowView): Record<string, string> {
     annex15: row.annex15 ? '1' : '',
     gross: formatGrosze(row.grossGrosze),
   };
+}
+
+/** The row's UU_ID under its name: corrections name the invoice rows they change by it (DodatkowyOpis). */
+export const rowNotes = (row: TRowView): Record<string, string> => (row.uuId ? { name: `UU_ID: ${row.uuId}` } : {});
+
+/** A heading inside the rows table, kept with the row after it ("Stan przed", "Stan po"). */
+function groupRow(title: string): Block {
+  const pen = new Pen();
+  const h = pen.paragraph([{ text: title, weight: 'bold' }], TABLE.padX, TABLE.padY, CONTENT_WIDTH - 2 * TABLE.padX, TABLE.size, TABLE.line);
+  pen.line(0, h + 2 * TABLE.padY, CONTENT_WIDTH);
+  return pen.block(h + 2 * TABLE.padY + 0.25, { row: true, keepWithNext: true });
+}
+
+/**
+ * The rows in print order. A correction made of before/after rows (StanPrzed, kor-mapping.md §3B) prints them in two
+ * groups, "Stan przed" and "Stan po", as the Ministry's visualisation marks them; otherwise rows are differences.
+ */
+function rowBlocks(view: TDocumentView, columns: readonly Column[]): Block[] {
+  const block = (r: TRowView) => tableRow(columns, rowCells(r), { row: true }, rowNotes(r));
+  if (!view.rows.some((r) => r.before)) return view.rows.map(block);
+  return [groupRow('Stan przed'), ...view.rows.filter((r) => r.before).map(block), groupRow('Stan po'), ...view.rows.filter((r) => !r.before).map(block)];
 }
 
 function total(view: TDocumentView): Block {
@@ -397,12 +426,18 @@ function annotations(view: TDocumentView): Block | null {
 
 function notes(view: TDocumentView): Block | null {
   if (view.notes.length === 0) return null;
+  // a note on one row names it by its NrWiersza, the row's number in this document (the Ministry's "Numer wiersza")
+  const row = view.notes.some((n) => n.row) ? 46 : 0;
   const columns: Column[] = [
     { key: 'lp', label: 'Lp.', width: 20, align: 'center' },
+    ...(row ? [{ key: 'row', label: 'Numer wiersza', width: row, align: 'center' } as const] : []),
     { key: 'key', label: 'Rodzaj informacji', width: 150, align: 'left' },
-    { key: 'value', label: 'Treść informacji', width: CONTENT_WIDTH - 170, align: 'left' },
+    { key: 'value', label: 'Treść informacji', width: CONTENT_WIDTH - 170 - row, align: 'left' },
   ];
-  return stack('Dodatkowe informacje', [tableHeader(columns), ...view.notes.map((n, i) => tableRow(columns, { lp: String(i + 1), ...n }))]);
+  return stack('Dodatkowe informacje', [
+    tableHeader(columns),
+    ...view.notes.map((n, i) => tableRow(columns, { lp: String(i + 1), row: n.row ?? '', key: n.key, value: n.value })),
+  ]);
 }
 
 type Part = { title: string; items: Run[][] };
@@ -424,7 +459,11 @@ function transactionTerms(view: TDocumentView): Part | null {
   if (view.orders.length === 0) return null;
   return {
     title: 'Warunki transakcji',
-    items: view.orders.flatMap((o) => [field('Data zamówienia', o.date ? formatDate(o.date) : '-'), field('Numer zamówienia', o.number ?? '-')]),
+    // a field the order does not have is left out, not printed as "-"
+    items: view.orders.flatMap((o) => [
+      ...(o.date ? [field('Data zamówienia', formatDate(o.date))] : []),
+      ...(o.number ? [field('Numer zamówienia', o.number)] : []),
+    ]),
   };
 }
 
@@ -502,7 +541,7 @@ export type DocumentPlan = {
 export function planBlocks(view: TDocumentView): DocumentPlan {
   const columns = rowColumns(view.rows);
   const caption = section(
-    view.type === 'KOR' ? 'Pozycje korekty (różnice)' : 'Pozycje',
+    view.type === 'VAT' ? 'Pozycje' : view.rows.some((r) => r.before) ? 'Pozycje korekty (stan przed i stan po korekcie)' : 'Pozycje korekty (różnice)',
     () => 0,
     `Faktura wystawiona w cenach brutto w walucie ${view.currency}`,
   );
@@ -516,7 +555,7 @@ export function planBlocks(view: TDocumentView): DocumentPlan {
     ...parties(view),
     details(view),
     caption,
-    ...view.rows.map((r) => tableRow(columns, rowCells(r), { row: true })),
+    ...rowBlocks(view, columns),
     total(view),
     vatSummary(view),
     annotations(view),

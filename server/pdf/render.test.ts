@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { kodIUrl } from '@/server/ksef/qr';
-import { decodeQr, pdfText, pdfWords, type PageBox } from '@/test/pdf-tools';
+import { decodeQr, decodeQrZbar, pdfText, pdfWords, type PageBox } from '@/test/pdf-tools';
 import { KSEF_4817, correction4822View, fixtureXml, invoice4817View, invoice4830EurView, sampleInvoiceXml, viewOfXml } from '@/test/fixtures/pdf-sample-views';
+import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
+import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
+import { fixtureOrder4817 } from '@/test/fixtures/wc-payloads';
 import { PAGE, QR } from './layout';
 import { renderDocumentPdf } from './render';
 
@@ -43,10 +46,11 @@ function edit(xml: string, ...changes: Array<[string | RegExp, string]>): string
 
 describe('invoice 4817 (PLN)', () => {
   const xml = fixtureXml.invoice4817();
+  const view = invoice4817View(xml);
   let pdf: Buffer;
   let text: string;
   beforeAll(async () => {
-    pdf = await renderDocumentPdf(invoice4817View(xml));
+    pdf = await renderDocumentPdf(view);
     text = squash(pdfText(pdf, 'raw'));
   });
 
@@ -68,6 +72,9 @@ describe('invoice 4817 (PLN)', () => {
       'E-mail: faktury@kawowyswiat.example.pl',
       'Tel.: +48 22 123 45 67',
       'Numer klienta: 57',
+      // Podmiot2 JST and GV are printed TAK or NIE, always (the Ministry's visualisation)
+      'Faktura dotyczy jednostki podrzędnej JST: NIE',
+      'Faktura dotyczy członka grupy VAT: NIE',
       'Szczegóły',
       'Data wystawienia, z zastrzeżeniem art. 106na ust. 1 ustawy: 02.06.2026',
       'Miejsce wystawienia: Warszawa',
@@ -85,13 +92,13 @@ describe('invoice 4817 (PLN)', () => {
     ])
       expect(text).toContain(s);
     // the columns pdftotext keeps apart
-    expect(text).not.toMatch(/Faktura VAT|zł|JST|GV|Rabat|Adnotacje|OFFLINE|CERTYFIKAT/);
+    expect(text).not.toMatch(/Faktura VAT| zł|grupy GV|Rabat|Adnotacje|OFFLINE|CERTYFIKAT/);
   });
 
-  test('rows with the index in the main table, rates as coded, and the VAT summary labelled by FA(3) field', () => {
-    expect(text).toMatch(/1 Ekspres ciśnieniowy Barista Pro 15 bar EXP-BP15 1 szt\. 1 299,00 23% 1 299,00/);
-    expect(text).toMatch(/2 Dzbanek do spieniania mleka 600 ml DZB-600 3 szt\. 59,99 23% 179,97/);
-    expect(text).toMatch(/4 Dostawa - Kurier DPD 1 usł\. 20,00 23% 20,00/);
+  test('rows with their UU_ID and index, rates as coded, and the VAT summary labelled by FA(3) field', () => {
+    expect(text).toMatch(/1 Ekspres ciśnieniowy Barista Pro 15 bar UU_ID: WC-4817-1001 EXP-BP15 1 szt\. 1 299,00 23% 1 299,00/);
+    expect(text).toMatch(/2 Dzbanek do spieniania mleka 600 ml UU_ID: WC-4817-1002 DZB-600 3 szt\. 59,99 23% 179,97/);
+    expect(text).toMatch(/4 Dostawa - Kurier DPD UU_ID: WC-4817-1004 1 usł\. 20,00 23% 20,00/);
     expect(text).toContain('Faktura wystawiona w cenach brutto w walucie PLN');
     expect(text).toMatch(/1 23% lub 22% 1 218,67 280,30 1 498,97/);
     expect(text).toMatch(/2 8% lub 7% 166,48 13,32 179,80/);
@@ -104,6 +111,11 @@ describe('invoice 4817 (PLN)', () => {
     expect(decodeQr(pdf, 1)).toBe(expected);
     expect(text).toContain('Sprawdź, czy Twoja faktura znajduje się w KSeF!');
     expect(text.replace(/ /g, '')).toContain(expected); // the link, wrapped where it reaches the margin
+  });
+
+  test('KOD I still decodes from a 60 dpi scan with ZBar, as the official visualisation does (its symbol is 123 pt)', () => {
+    expect(decodeQrZbar(pdf, 1, 60)).toBe(view.qr.url);
+    expect(decodeQrZbar(pdf, 1, 50)).toBe(view.qr.url);
   });
 
   test('one page, nothing overlaps', () => {
@@ -142,8 +154,8 @@ describe('correction 4822', () => {
 
   test('difference rows and the corrected amount', () => {
     expect(text).toContain('Pozycje korekty (różnice)');
-    expect(text).toMatch(/1 Dzbanek do spieniania mleka 600 ml DZB-600 -1 szt\. 59,99 23% -59,99/);
-    expect(text).toMatch(/2 Dostawa - Kurier DPD -1 usł\. 20,00 23% -20,00/);
+    expect(text).toMatch(/1 Dzbanek do spieniania mleka 600 ml UU_ID: WC-4822-1101 DZB-600 -1 szt\. 59,99 23% -59,99/);
+    expect(text).toMatch(/2 Dostawa - Kurier DPD UU_ID: WC-4822-1102 -1 usł\. 20,00 23% -20,00/);
     expect(text).toMatch(/1 23% lub 22% -65,03 -14,96 -79,99/);
     expect(text).toContain('Korekta kwoty należności ogółem: -79,99 PLN');
     expect(text).not.toContain(' Kwota należności ogółem');
@@ -154,6 +166,57 @@ describe('correction 4822', () => {
     const pages = pdfWords(pdf);
     expect(pages).toHaveLength(1);
     expectNoOverlap(pages);
+  });
+});
+
+describe('a price-reduction correction (before/after rows, StanPrzed)', () => {
+  // 3 jugs of invoice 4817 at 59.99 lose 10.00 each, the express 100.00: two invoice rows, each before and after
+  const xml = buildCorrectionXml({
+    seller: { nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa' },
+    original: {
+      order: mapShopplatformOrder(fixtureOrder4817()),
+      number: 'FV/2026/06/0042',
+      issueDate: '2026-06-02',
+      ksefNumber: KSEF_4817,
+      annotations: { cashAccounting: false, splitPayment: false },
+      documentId: 'inv_A',
+    },
+    refund: {
+      externalId: 'r1',
+      reason: null,
+      createdAt: null,
+      shippingGrosze: null,
+      shippingRef: null,
+      lines: [
+        { ref: 'WC-4823-1', invoiceLineRef: 'WC-4817-1001', name: 'Ekspres', sku: null, quantity: 1, unitPriceGrosze: 10_000, vatRate: 23 },
+        { ref: 'WC-4823-2', invoiceLineRef: 'WC-4817-1002', name: 'Dzbanek', sku: null, quantity: 3, unitPriceGrosze: 1_000, vatRate: 23 },
+      ],
+    },
+    number: 'KOR/2026/06/0004',
+    documentId: 'cor_B',
+    issueDate: '2026-06-10',
+    systemInfo: 'KSeF Relay',
+    generatedAt: new Date('2026-06-10T10:00:00Z'),
+  });
+  let text: string;
+  beforeAll(async () => {
+    text = squash(pdfText(await renderDocumentPdf(viewOfXml(xml)), 'raw'));
+  });
+
+  test('"Stan przed" and "Stan po" group the rows, so the positive values read as states, not differences', () => {
+    const rows = text.slice(text.indexOf('Pozycje korekty'), text.indexOf('Korekta kwoty należności ogółem'));
+    expect(rows).toMatch(/^Pozycje korekty \(stan przed i stan po korekcie\) /);
+    expect(rows).toMatch(
+      / Stan przed 1 Ekspres ciśnieniowy Barista Pro 15 bar UU_ID: cor_B-1 EXP-BP15 1 szt\. 1 299,00 23% 1 299,00 3 Dzbanek do spieniania mleka 600 ml UU_ID: cor_B-3 DZB-600 3 szt\. 59,99 23% 179,97 Stan po 2 Ekspres/,
+    );
+    expect(rows).toMatch(/ 2 Ekspres ciśnieniowy Barista Pro 15 bar UU_ID: cor_B-2 EXP-BP15 1 szt\. 1 299,00 100,00 23% 1 199,00 4 Dzbanek/);
+    expect(text).toContain('Korekta kwoty należności ogółem: -130,00 PLN');
+  });
+
+  test('each note names its row by NrWiersza and cites the invoice row by UU_ID', () => {
+    expect(text).toContain('Lp. Numer wiersza Rodzaj informacji Treść informacji');
+    expect(text).toContain('1 1 Pozycja faktury korygowanej FV/2026/06/0042 poz. 1, UU_ID WC-4817-1001');
+    expect(text).toContain('2 3 Pozycja faktury korygowanej FV/2026/06/0042 poz. 2, UU_ID WC-4817-1002');
   });
 });
 
@@ -201,7 +264,7 @@ describe('facts the XML may carry', () => {
       'Mechanizm podzielonej płatności',
       'Metoda kasowa',
       'Faktura dotyczy jednostki podrzędnej JST: TAK',
-      'Faktura dotyczy członka grupy GV: TAK',
+      'Faktura dotyczy członka grupy VAT: TAK',
       'Podmiot inny 1',
       'Identyfikator wewnętrzny: 3861610227-00001',
       'Nazwa: Szkoła Podstawowa nr 7',
@@ -211,10 +274,16 @@ describe('facts the XML may carry', () => {
       'Rabat',
     ])
       expect(text).toContain(s);
-    expect(text).toMatch(/3 Kawa ziarnista Arabica Brazylia 1 kg KAW-ARB-1KG 2 szt\. 89,90 0% - KR 179,80/);
-    expect(text).toMatch(/1 Ekspres ciśnieniowy Barista Pro 15 bar EXP-BP15 1 szt\. 1 299,00 23% 1 1 299,00/);
+    expect(text).toMatch(/3 Kawa ziarnista Arabica Brazylia 1 kg UU_ID: WC-4817-1003 KAW-ARB-1KG 2 szt\. 89,90 0% - KR 179,80/);
+    expect(text).toMatch(/1 Ekspres ciśnieniowy Barista Pro 15 bar UU_ID: WC-4817-1001 EXP-BP15 1 szt\. 1 299,00 23% 1 1 299,00/);
     expect(text).toMatch(/DZB-600 3 szt\. 59,99 5,00 23% 179,97/);
     expectNoOverlap(pdfWords(pdf));
+  });
+
+  test('an order without a date: its number only, no "Data zamówienia: -"', async () => {
+    const text = squash(pdfText(await renderDocumentPdf(viewOfXml(edit(fixtureXml.invoice4817(), [/<DataZamowienia>[^<]*<\/DataZamowienia>\s*/, '']))), 'raw'));
+    expect(text).toContain('Warunki transakcji Numer zamówienia: 4817');
+    expect(text).not.toContain('Data zamówienia');
   });
 
   test('without P_6 no delivery date is printed', async () => {
@@ -245,7 +314,8 @@ describe('facts the XML may carry', () => {
 
 describe.each([
   { rows: 1, pages: 1 },
-  { rows: 10, pages: 1 },
+  // a row prints its UU_ID and KOD I is as large as the official one (123 pt): five short rows still fit one page
+  { rows: 5, pages: 1 },
   { rows: 10, pages: 2, longNames: true },
   { rows: 1000, pages: undefined },
 ])('$rows rows (long names: $longNames)', ({ rows, pages: expectedPages, longNames }) => {

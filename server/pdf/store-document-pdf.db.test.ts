@@ -89,7 +89,7 @@ describe('pdf_render and mail_send after acceptance', () => {
     ])
       expect(text).toContain(s);
     // P_9B is the price before the discount and P_10 the line's discount (one convention); buckets by the gross method
-    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 2 szt\. 49,99 5,00 23% 94,98/);
+    expect(text).toMatch(new RegExp(`1 Kubek ceramiczny UU_ID: ${doc.id}-1 KUB-1 2 szt\\. 49,99 5,00 23% 94,98`));
     expect(text).toMatch(/23% lub 22% 89,41 20,57 109,98/);
     expect(text).toMatch(/5% 38,00 1,90 39,90/);
 
@@ -144,8 +144,9 @@ describe('pdf_render and mail_send after acceptance', () => {
       'Korekta kwoty należności ogółem: -47,49 PLN',
     ])
       expect(text).toContain(s);
-    // the returned unit at the invoiced price and its share of the line's discount (issue 13 item 1)
-    expect(text).toMatch(/1 Kubek ceramiczny KUB-1 -1 szt\. 49,99 -2,50 23% -47,49/);
+    // the returned mug at what it cost after the line discount (94.98 / 2), never as 49.99 with "Rabat -2,50"
+    expect(text).toMatch(/1 Kubek ceramiczny UU_ID: cor_\w+-1 KUB-1 -1 szt\. 47,49 23% -47,49/);
+    expect(text).not.toContain('Rabat');
     // 23 % bucket 109.98 → 62.49 gross: VAT 20.57 → 11.69
     expect(text).toMatch(/23% lub 22% -38,61 -8,88 -47,49/);
     expect(decodeQr(file.content, 1)).toBe(kodIUrl({ environment: 'test', sellerNip: seller.nip, issueDate: doc.issueDate!, xml: doc.fa3Xml! }));

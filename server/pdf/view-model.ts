@@ -25,18 +25,20 @@ export const ZPartyView = z.object({
   phone: z.string().optional(),
   /** Podmiot2/NrKlienta. */
   customerNumber: z.string().optional(),
-  /** Podmiot2/JST = 1: the invoice concerns a subordinate unit of a local-government body. */
+  /** Podmiot2/JST (mandatory there, 1 or 2): whether the invoice concerns a subordinate unit of a local-government body. */
   jst: z.boolean().optional(),
-  /** Podmiot2/GV = 1: the invoice concerns a member of a VAT group. */
+  /** Podmiot2/GV (mandatory there, 1 or 2): whether the invoice concerns a member of a VAT group. */
   gv: z.boolean().optional(),
   /** Podmiot3/Rola (TRolaPodmiotu3, 1–11). */
   role: z.number().int().min(1).max(11).optional(),
 });
 
-/** One FaWiersz, gross method. On a correction these are the difference rows (kor-mapping.md §3A). */
+/** One FaWiersz, gross method. On a correction: difference rows (kor-mapping.md §3A) or before/after rows (§3B). */
 export const ZRowView = z.object({
   /** NrWierszaFa. */
   lp: z.string(),
+  /** UU_ID: the row's unique id, which corrections cite. */
+  uuId: z.string().optional(),
   name: z.string().min(1),
   /** Indeks. */
   sku: z.string().optional(),
@@ -54,6 +56,8 @@ export const ZRowView = z.object({
   annex15: z.boolean().optional(),
   /** P_11A. */
   grossGrosze: ZGrosze,
+  /** StanPrzed = 1: the "before" row of a before/after pair on a correction. */
+  before: z.boolean().optional(),
 });
 
 /** One row of "Podsumowanie stawek podatku": the FA(3) field group P_13_x / P_14_x / P_14_xW. */
@@ -122,8 +126,8 @@ export const ZDocumentView = z
     /** P_15: amount due, or for a correction the difference. */
     totalGrosze: ZGrosze,
     annotations: ZAnnotationsView,
-    /** DodatkowyOpis pairs (Klucz, Wartosc). */
-    notes: z.array(z.object({ key: z.string(), value: z.string() })),
+    /** DodatkowyOpis (Klucz, Wartosc and, for a note on one row, its NrWiersza). */
+    notes: z.array(z.object({ key: z.string(), value: z.string(), row: z.string().optional() })),
     payment: ZPaymentView.optional(),
     orders: z.array(ZOrderView),
     /** An invoice issued after the art. 106i deadline: the deadline that was missed. */

@@ -3,7 +3,7 @@ import { AppError } from '@/server/errors';
 import type { NormalizedRefund } from '@/server/orders/types';
 import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
 import { mapShopplatformRefund } from '@/server/orders/woocommerce/map-refund';
-import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';
+import { fixtureOrder4817, fixtureRefund4822, readFixture, wcOrder, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';
 import { validateXml } from '@/server/ksef/xsd';
 import { buildCorrectionXml, type CorrectionInput } from './build-correction';
 import type { Seller } from './parts';
@@ -19,7 +19,14 @@ const SELLER: Seller = {
 };
 const KSEF_NUMBER = '5265877635-20260602-01000016B2C4-ED';
 
-const original4817 = () => ({ order: mapShopplatformOrder(fixtureOrder4817()), number: 'FV/2026/06/0042', issueDate: '2026-06-02', ksefNumber: KSEF_NUMBER });
+const PLAIN = { cashAccounting: false, splitPayment: false };
+const original4817 = () => ({
+  order: mapShopplatformOrder(fixtureOrder4817()),
+  number: 'FV/2026/06/0042',
+  issueDate: '2026-06-02',
+  ksefNumber: KSEF_NUMBER,
+  annotations: PLAIN,
+});
 
 function build(input: Partial<CorrectionInput> & { refund: NormalizedRefund }): string {
   const xml = buildCorrectionXml({
@@ -62,11 +69,17 @@ describe('buildCorrectionXml', () => {
     ]);
   });
 
-  test('a reason is always given: items, shipping or both', () => {
+  test('a reason is always given, and it fits the case: a return or a price reduction (art. 29a ust. 10 pkt 1, 3)', () => {
     const reason = (refund: NormalizedRefund) => textAt(xmlTree(build({ refund })), 'Fa/PrzyczynaKorekty');
+    const cheaperJugs = [{ ...jugs(3)[0]!, unitPriceGrosze: 1_000 }];
     expect(reason(refundOf({ lines: jugs(1) }))).toBe('Zwrot towaru');
     expect(reason(refundOf({ shippingGrosze: 2_000 }))).toBe('Zwrot kosztów dostawy');
     expect(reason(refundOf({ lines: jugs(1), shippingGrosze: 2_000 }))).toBe('Zwrot towaru i kosztów dostawy');
+    expect(reason(refundOf({ lines: cheaperJugs }))).toBe('Obniżka ceny towaru');
+    expect(reason(refundOf({ shippingGrosze: 500 }))).toBe('Obniżka kosztów dostawy');
+    expect(
+      reason(refundOf({ lines: [...jugs(1), { ...cheaperJugs[0]!, name: 'Ekspres', invoiceLineRef: 'WC-4817-1001', quantity: 1 }], shippingGrosze: 500 })),
+    ).toBe('Zwrot towaru; obniżka ceny towaru i kosztów dostawy');
   });
 
   test('a second correction takes the buckets after the first one', () => {
@@ -95,6 +108,7 @@ describe('buildCorrectionXml', () => {
       issueDate: '2026-06-01',
       ksefNumber: '5265877635-20260601-0100000A1B2C-7F',
       exchangeRate,
+      annotations: PLAIN,
     };
     const refund = refundOf({
       lines: [{ ref: null, invoiceLineRef: 'WC-4830-2001', name: 'Młynek', sku: null, quantity: 1, unitPriceGrosze: 24_900, vatRate: 23 }],
@@ -125,7 +139,7 @@ describe('buildCorrectionXml', () => {
 });
 
 describe('issue 13: the KOR keeps the invoice facts and names the invoice rows', () => {
-  test('Adnotacje as on the invoice (P_16, P_18A); rows keep P_12_Zal_15; derived UU_IDs link KOR rows to invoice rows', () => {
+  test('Adnotacje as on the invoice (P_16, P_18A), not the current settings; rows keep P_12_Zal_15; derived UU_IDs link KOR rows to invoice rows', () => {
     const order = mapShopplatformOrder(fixtureOrder4817());
     const big = {
       ...order,
@@ -133,17 +147,18 @@ describe('issue 13: the KOR keeps the invoice facts and names the invoice rows',
         i === 0 ? { ...l, ref: null, unitPriceGrosze: 1_600_000, grossGrosze: 1_600_000, annex15: true } : { ...l, ref: null },
       ),
     };
-    const original = { ...original4817(), order: big, documentId: 'inv_A' };
+    // issued under the cash method with split payment; the seller has left the cash method since (issue 34)
+    const original = { ...original4817(), order: big, documentId: 'inv_A', annotations: { cashAccounting: true, splitPayment: true } };
     const refund = refundOf({
       lines: [{ ref: null, invoiceLineRef: null, name: big.lines[0]!.name, sku: big.lines[0]!.sku, quantity: 1, unitPriceGrosze: 1_600_000, vatRate: 23 }],
     });
-    const t = xmlTree(build({ original, refund, documentId: 'cor_B', seller: { ...SELLER, cashAccounting: true } }));
+    const t = xmlTree(build({ original, refund, documentId: 'cor_B', seller: { ...SELLER, cashAccounting: false } }));
     expect(
       ['Fa/Adnotacje/P_16', 'Fa/Adnotacje/P_18A', 'Fa/FaWiersz/P_12_Zal_15', 'Fa/FaWiersz/UU_ID', 'Fa/DodatkowyOpis/Wartosc'].map((p) => textAt(t, p)),
     ).toEqual(['1', '1', '1', 'cor_B-1', 'FV/2026/06/0042 poz. 1, UU_ID inv_A-1']);
   });
 
-  test('a discounted line returned item by item: P_9B as invoiced, the discount share in P_10, never more than invoiced', () => {
+  test('a discounted line returned item by item: P_9B is what each item cost after the discount, no negative P_10, never more than invoiced', () => {
     const order = mapShopplatformOrder(fixtureOrder4817());
     // 3 jugs at 59.99 with a 10.00 discount on the line: 169.97
     const discounted = { ...order, lines: order.lines.map((l) => (l.ref === 'WC-4817-1002' ? { ...l, discountGrosze: 1_000, grossGrosze: 16_997 } : l)) };
@@ -153,7 +168,57 @@ describe('issue 13: the KOR keeps the invoice facts and names the invoice rows',
       allAt(xmlTree(build({ original: { ...original4817(), order: discounted }, earlierRefunds: earlier, refund: jug(5_666) })), 'Fa/FaWiersz').map((r) =>
         ['P_8B', 'P_9B', 'P_10', 'P_11A'].map((p) => textAt(r, p)),
       );
-    expect(rows([])).toEqual([['-1', '59.99', '-3.33', '-56.66']]);
-    expect(rows([jug(5_666), jug(5_666)])).toEqual([['-1', '59.99', '-3.33', '-56.66']]);
+    expect(rows([])).toEqual([['-1', '56.66', null, '-56.66']]);
+    expect(rows([jug(5_666), jug(5_666)])).toEqual([['-1', '56.66', null, '-56.66']]);
+  });
+});
+
+describe('corrections of a line that does not divide by its quantity (7 items for 86.01)', () => {
+  const order = mapShopplatformOrder(wcOrder(5005, [{ id: 22, name: 'Kapsułki', quantity: 7, grossGrosze: 8_601, rate: 23 }]));
+  const line = (quantity: number, unitPriceGrosze: number) =>
+    refundOf({ lines: [{ ref: null, invoiceLineRef: 'WC-5005-22', name: 'Kapsułki', sku: null, quantity, unitPriceGrosze, vatRate: 23 }] });
+  const rows = (refund: NormalizedRefund) =>
+    allAt(xmlTree(build({ original: { ...original4817(), order }, refund })), 'Fa/FaWiersz').map((r) =>
+      ['P_8B', 'P_9B', 'P_10', 'P_11A', 'StanPrzed'].map((p) => textAt(r, p)),
+    );
+
+  test('one returned item is written at its value, 12.29, with no discount', () => {
+    expect(rows(line(1, 1_229))).toEqual([['-1', '12.29', null, '-12.29', null]]);
+  });
+
+  test('a price reduction keeps the exact unit price on both states; only the real reduction is a discount', () => {
+    expect(rows(line(7, 100))).toEqual([
+      ['7', '12.28714286', null, '86.01', '1'],
+      ['7', '12.28714286', '7.00', '79.01', null],
+    ]);
+  });
+});
+
+describe('returned items with a restocking fee kept (issue 34)', () => {
+  const withFee = (quantity: number, feeGrosze: number, unitPriceGrosze = 5_999) =>
+    refundOf({ lines: [{ ...jugs(quantity)[0]!, unitPriceGrosze, feeGrosze }] });
+
+  test('a return correction: the jugs come back at their price, the fee is a row of its own, the total is what was paid back', () => {
+    const t = xmlTree(build({ refund: withFee(2, 1_000), documentId: 'cor_F' }));
+    expect(allAt(t, 'Fa/FaWiersz').map((r) => ['P_7', 'P_8A', 'P_8B', 'P_9B', 'P_10', 'P_11A', 'StanPrzed'].map((p) => textAt(r, p)))).toEqual([
+      ['Dzbanek do spieniania mleka 600 ml', 'szt.', '-2', '59.99', null, '-119.98', null],
+      ['Opłata za przyjęcie zwrotu: Dzbanek do spieniania mleka 600 ml', 'usł.', '1', '10.00', null, '10.00', null],
+    ]);
+    expect(['P_15', 'PrzyczynaKorekty'].map((p) => textAt(t, `Fa/${p}`))).toEqual(['-109.98', 'Zwrot towaru; potrącona opłata za przyjęcie zwrotu']);
+    // the note links the returned row to the invoice row; the fee corrects no invoice row
+    expect(allAt(t, 'Fa/DodatkowyOpis').map((d) => textAt(d, 'NrWiersza'))).toEqual(['1']);
+  });
+
+  test('a fee on items not returned at their price is refused: it is not a price reduction', () => {
+    expect(() =>
+      buildCorrectionXml({
+        seller: SELLER,
+        original: original4817(),
+        number: 'KOR/1',
+        issueDate: '2026-06-09',
+        systemInfo: 'x',
+        refund: withFee(1, 500, 3_000),
+      }),
+    ).toThrow(/restocking fee goes with returned items/);
   });
 });

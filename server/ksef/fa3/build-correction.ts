@@ -1,13 +1,14 @@
 import { AppError } from '@/server/errors';
 import { formatGrosze } from '@/server/orders/money';
-import { computeCorrection, rowDelta } from '@/server/orders/totals';
+import { type CorrectionChange, computeCorrection, rowDelta } from '@/server/orders/totals';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
 import type { VatRate } from '@/server/orders/vat';
 import type { ExchangeRate } from './exchange-rate';
 import { toPlnGrosze } from './exchange-rate';
-import { currencyRate, invoiceAnnotations, invoiceRows, shippingName } from './build-invoice';
+import { currencyRate, invoiceRows, shippingName } from './build-invoice';
 import {
   adnotacje,
+  type Annotations,
   bucketFields,
   buildFailed,
   checkIssueDate,
@@ -34,6 +35,8 @@ export type CorrectionInput = {
     issueDate: string;
     ksefNumber: string;
     exchangeRate?: ExchangeRate;
+    /** its Adnotacje as issued (readAnnotations): a correction repeats them, not the seller's current settings */
+    annotations: Annotations;
     /** base of the invoice rows' derived UU_IDs, as given when it was built; defaults to its number */
     documentId?: string;
   };
@@ -52,9 +55,23 @@ export type CorrectionInput = {
 
 const KSEF_NUMBER = /^\d{10}-\d{8}-[0-9A-F]{6}-?[0-9A-F]{6}-[0-9A-F]{2}$/;
 
-function defaultReason(refund: NormalizedRefund): string {
-  if (refund.lines.length === 0) return 'Zwrot kosztów dostawy';
-  return refund.shippingGrosze === null ? 'Zwrot towaru' : 'Zwrot towaru i kosztów dostawy';
+/**
+ * PrzyczynaKorekty when the refund gives none, named for what happened: goods or shipping came back (art. 29a ust. 10
+ * pkt 3, "zwrot") or their price fell after the sale (pkt 1, "obniżka ceny"). E.g. "Zwrot towaru i kosztów dostawy".
+ */
+export function defaultReason(changes: readonly CorrectionChange[]): string {
+  const what = (change: CorrectionChange['change']) =>
+    [
+      changes.some((c) => c.change === change && c.kind === 'line') && (change === 'return' ? 'towaru' : 'ceny towaru'),
+      changes.some((c) => c.change === change && c.kind === 'shipping') && 'kosztów dostawy',
+    ].filter((x): x is string => !!x);
+  const parts = [
+    what('return').length > 0 && `zwrot ${what('return').join(' i ')}`,
+    what('reduce').length > 0 && `obniżka ${what('reduce').join(' i ')}`,
+    changes.some((c) => c.change === 'fee') && 'potrącona opłata za przyjęcie zwrotu',
+  ].filter((x): x is string => !!x);
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -63,7 +80,7 @@ function defaultReason(refund: NormalizedRefund): string {
  * when a price is reduced, see computeCorrection) and per-rate differences of the cumulative buckets. Each KOR row
  * names the invoice row it corrects in DodatkowyOpis (number and UU_ID; FA(3) has no row-link element). A
  * foreign-currency correction converts at the original's rate (art. 31b ust. 1 of the VAT act). Adnotacje are the
- * original's. order_unprocessable from the refund maths becomes invoice_build_failed.
+ * original's as issued (kor-mapping.md §2). order_unprocessable from the refund maths becomes invoice_build_failed.
  */
 export function buildCorrectionXml(input: CorrectionInput): string {
   const { original, refund } = input;
@@ -84,9 +101,9 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     uuId: rowId(r.ref, idBase, i),
     name: r.kind === 'shipping' ? shippingName(r.name) : r.name,
     sku: r.sku,
-    unit: r.kind === 'shipping' ? 'usł.' : 'szt.',
+    unit: r.kind === 'line' ? 'szt.' : 'usł.',
     quantity: r.quantity,
-    unitPrice: formatGrosze(r.unitPriceGrosze),
+    unitPrice: r.unitPrice,
     discountGrosze: r.discountGrosze || null,
     grossGrosze: r.grossGrosze,
     rate: r.vatRate,
@@ -101,7 +118,7 @@ export function buildCorrectionXml(input: CorrectionInput): string {
   const invoiceIds = invoiceRows(original.order, original.documentId ?? original.number).map((r) => r.uuId);
   // one note per corrected invoice row, on its first KOR row (tax-rules.md §1.5)
   const links = correction.rows.flatMap((r, i) =>
-    r.state === 'after'
+    r.state === 'after' || r.kind === 'fee'
       ? []
       : [
           el('DodatkowyOpis', [
@@ -128,9 +145,9 @@ export function buildCorrectionXml(input: CorrectionInput): string {
     el('P_2', checkNumber(input.number, 'correction number')),
     ...bucketFields(correction.buckets, vatPln),
     el('P_15', formatGrosze(correction.grossGrosze)),
-    adnotacje(invoiceAnnotations(input.seller, original.order, fx)),
+    adnotacje(original.annotations),
     el('RodzajFaktury', 'KOR'),
-    el('PrzyczynaKorekty', cleanText(refund.reason ?? '') || defaultReason(refund)),
+    el('PrzyczynaKorekty', cleanText(refund.reason ?? '') || defaultReason(correction.changes)),
     el('TypKorekty', '2'), // takes effect at the KOR's date: returns and refunds
     el('DaneFaKorygowanej', [
       el('DataWystFaKorygowanej', original.issueDate),

@@ -160,8 +160,8 @@ describe('buildInvoiceXml', () => {
     ['an impossible issue date', (o: NormalizedOrder) => ({ order: o, issueDate: '2026-02-30' }), /issue date/],
     [
       'a line whose value does not match its price',
-      (o: NormalizedOrder) => ({ order: { ...o, lines: o.lines.map((l) => ({ ...l, grossGrosze: l.grossGrosze + 1 })) } }),
-      /quantity × unit price/,
+      (o: NormalizedOrder) => ({ order: { ...o, lines: o.lines.map((l) => ({ ...l, grossGrosze: l.grossGrosze + l.quantity })) } }),
+      /unit price ≠/,
     ],
   ])('%s → invoice_build_failed', (_, edit, message) => {
     const order = mapShopplatformOrder(wcOrder(5007, [mug]));
@@ -291,5 +291,20 @@ describe('issue 13: facts that change the document', () => {
       'Serwer x',
       '4817 x',
     ]);
+  });
+});
+
+describe('a line value that does not divide by its quantity (issue 34)', () => {
+  const order = () => mapShopplatformOrder(wcOrder(5005, [{ id: 22, name: 'Kapsułki', quantity: 7, grossGrosze: 8_601, rate: 23 }]));
+
+  test('P_9B is the exact unit price to 8 decimals (TKwotowy2), with no P_10: nobody granted a discount', () => {
+    const [row] = allAt(xmlTree(build({ order: order() })), 'Fa/FaWiersz');
+    expect(['P_8B', 'P_9B', 'P_10', 'P_11A'].map((p) => textAt(row!, p))).toEqual(['7', '12.28714286', null, '86.01']);
+  });
+
+  test('a coupon on such a line stays the only discount', () => {
+    const o = mapShopplatformOrder(wcOrder(5006, [{ id: 23, name: 'Kapsułki', quantity: 7, grossGrosze: 8_000, beforeCouponGrosze: 8_601, rate: 23 }]));
+    const [row] = allAt(xmlTree(build({ order: o })), 'Fa/FaWiersz');
+    expect(['P_8B', 'P_9B', 'P_10', 'P_11A'].map((p) => textAt(row!, p))).toEqual(['7', '12.28714286', '6.01', '80.00']);
   });
 });

@@ -1,5 +1,5 @@
 import { warsawDate } from '@/server/orders/dates';
-import { formatGrosze } from '@/server/orders/money';
+import { formatGrosze, formatUnitPrice } from '@/server/orders/money';
 import { computeTotals } from '@/server/orders/totals';
 import type { NormalizedOrder, PaymentMethod } from '@/server/orders/types';
 import { describeRate, type ExchangeRate, formatRate, rateMicros, toPlnGrosze } from './exchange-rate';
@@ -49,20 +49,21 @@ export const shippingName = (name: string): string => (/^(dostawa|wysyłka|przes
 
 /**
  * Gross method rows (P_9B, P_11A). One discount convention everywhere (tax-rules.md §2, art. 106e ust. 1 pkt 10):
- * P_9B is the gross unit price before the line discount and P_10 the line's gross discount, never both in one; so
- * P_9B always has exactly two decimals (whole grosze) and P_11A = P_8B × P_9B − P_10.
+ * P_9B is the gross unit price before the line discount and P_10 the line's gross discount, never both in one, and
+ * P_11A = P_8B × P_9B − P_10. A line value that does not divide by its quantity (a shop's 7 items for 86.01) gets
+ * the exact unit price, up to the 8 decimals P_9B allows (TKwotowy2: 12.28714286), not a discount nobody granted.
  */
 export function invoiceRows(order: NormalizedOrder, idBase: string): Row[] {
   const lines = order.lines.map((l, i): Row => {
-    if (l.quantity * l.unitPriceGrosze - l.discountGrosze !== l.grossGrosze)
-      throw buildFailed(`line "${l.name}": quantity × unit price − discount ≠ line value`);
+    const list = l.grossGrosze + l.discountGrosze;
+    if (l.unitPriceGrosze !== Math.round(list / l.quantity)) throw buildFailed(`line "${l.name}": unit price ≠ (line value + discount) / quantity`);
     return {
       uuId: rowId(l.ref, idBase, i),
       name: l.name,
       sku: l.sku,
       unit: 'szt.',
       quantity: l.quantity,
-      unitPrice: formatGrosze(l.unitPriceGrosze),
+      unitPrice: formatUnitPrice(list, l.quantity),
       discountGrosze: l.discountGrosze || null,
       grossGrosze: l.grossGrosze,
       rate: l.vatRate,

@@ -130,6 +130,7 @@ describe('the KSeF size limit, checked before a number is used', () => {
           number: worst.number,
           issueDate: '2006-01-01',
           ksefNumber: '5265877635-20260101-FFFFFFFFFFFF-FF',
+          annotations: { cashAccounting: true, splitPayment: true },
           exchangeRate: rate,
           documentId: worst.documentId,
         },

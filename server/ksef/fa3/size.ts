@@ -76,6 +76,7 @@ export function correctionSizeBound(order: NormalizedOrder, earlierRefunds: read
           number: WORST_NUMBER,
           issueDate: '2006-01-01',
           ksefNumber: '5265877635-20260101-FFFFFFFFFFFF-FF',
+          annotations: { cashAccounting: true, splitPayment: true },
           exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
           documentId: WORST_ID,
         },

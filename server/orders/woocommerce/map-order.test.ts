@@ -140,6 +140,12 @@ describe('mapShopplatformOrder', () => {
     expect(l?.discountGrosze).toBeGreaterThanOrEqual(100);
   });
 
+  test('a line value that does not divide by its quantity gets no invented discount: 7 items for 86.01', () => {
+    const o = mapShopplatformOrder(wcOrder(5005, [{ id: 22, name: 'Kapsułki', quantity: 7, grossGrosze: 8_601, rate: 23 }]));
+    // 12.287142… each: the unit price rounded to the grosz, no discount; the invoice prints P_9B 12.28714286
+    expect(o.lines.map((l) => [l.quantity, l.unitPriceGrosze, l.discountGrosze, l.grossGrosze])).toEqual([[7, 1_229, 0, 8_601]]);
+  });
+
   test('free shipping is no row; a payment fee is a line', () => {
     const o = mapShopplatformOrder(
       wcOrder(5004, [mug], { shipping_lines: [shippingLine(31, 'Darmowa dostawa', 0)], fee_lines: [feeLine(32, 'Opłata za płatność za pobraniem', 500)] }),

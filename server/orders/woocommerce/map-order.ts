@@ -96,8 +96,10 @@ function mapLines(o: WcOrder): NormalizedLine[] {
     const gross = wcGrosze(item.total, `${at}.total`) + wcGrosze(item.total_tax, `${at}.total_tax`);
     if (gross < 0) throw new AppError('order_unprocessable', `${at}.total`, `${at}: a line with a negative value`);
     const before = item.subtotal ? wcGrosze(item.subtotal, `${at}.subtotal`) + wcGrosze(item.subtotal_tax ?? '0', `${at}.subtotal_tax`) : gross;
-    // coupons are already spread into total; subtotal is the value before them (woocommerce.md §3)
-    const unit = Math.ceil(Math.max(before, gross) / item.quantity);
+    // coupons are already spread into total; subtotal is the value before them (woocommerce.md §3). A list value
+    // that does not divide by the quantity keeps its exact unit price on the invoice (P_9B, build-invoice.ts)
+    const list = Math.max(before, gross);
+    const unit = Math.round(list / item.quantity);
     const sku = item.sku?.trim();
     return {
       ref: `WC-${o.id}-${item.id}`,
@@ -105,7 +107,7 @@ function mapLines(o: WcOrder): NormalizedLine[] {
       sku: sku && sku.length <= 50 ? sku : null,
       quantity: item.quantity,
       unitPriceGrosze: unit,
-      discountGrosze: unit * item.quantity - gross,
+      discountGrosze: list - gross,
       grossGrosze: gross,
       vatRate: resolveRate(item.taxes, o.tax_lines, `${at}.taxes`),
       annex15: isAnnex15(item.meta_data),

@@ -55,6 +55,30 @@ describe('mapShopplatformRefund', () => {
     });
   });
 
+  test('a jug refunded for 49.99 of its 59.99 came back with a 10.00 fee kept, not a price cut on a jug the buyer keeps', () => {
+    const wc = fixtureRefund4822() as { line_items: Record<string, unknown>[] };
+    const refund = { ...wc, line_items: [{ ...wc.line_items[0], total: '-40.64', total_tax: '-9.35' }], shipping_lines: [] };
+    const r = mapShopplatformRefund(fixtureOrder4817(), refund);
+    expect(r.lines).toEqual([
+      {
+        ref: 'WC-4822-1101',
+        invoiceLineRef: 'WC-4817-1002',
+        name: 'Dzbanek do spieniania mleka 600 ml',
+        sku: 'DZB-600',
+        quantity: 1,
+        unitPriceGrosze: 5_999,
+        vatRate: 23,
+        feeGrosze: 1_000,
+      },
+    ]);
+    const c = computeCorrection(mapShopplatformOrder(fixtureOrder4817()), [], r);
+    expect(c.rows.map((x) => [x.kind, x.state, x.quantity, x.unitPrice, x.grossGrosze])).toEqual([
+      ['line', 'difference', -1, '59.99', -5_999],
+      ['fee', 'difference', 1, '10.00', 1_000],
+    ]);
+    expect(c.grossGrosze).toBe(-4_999);
+  });
+
   test('fixture 4822 against its invoice: -65.03 net, -14.96 VAT, -79.99 = -amount', () => {
     const order = mapShopplatformOrder(fixtureOrder4817());
     const c = computeCorrection(order, [], mapShopplatformRefund(fixtureOrder4817(), fixtureRefund4822()));

@@ -32,10 +32,10 @@ export function mapShopplatformRefund(wcOrder: unknown, wcRefund: unknown): Norm
   const taxLines = [...r.tax_lines, ...o.tax_lines];
 
   const returned = [
-    ...r.line_items.map((item, i) => ({ item, at: `${ROOT}.line_items[${i}]` })),
-    ...r.fee_lines.map((item, i) => ({ item: { ...item, quantity: -1 }, at: `${ROOT}.fee_lines[${i}]` })),
+    ...r.line_items.map((item, i) => ({ item, at: `${ROOT}.line_items[${i}]`, goods: true })),
+    ...r.fee_lines.map((item, i) => ({ item: { ...item, quantity: -1 }, at: `${ROOT}.fee_lines[${i}]`, goods: false })),
   ];
-  const lines = returned.flatMap(({ item, at }): NormalizedRefundLine[] => {
+  const lines = returned.flatMap(({ item, at, goods }): NormalizedRefundLine[] => {
     const gross = -(wcGrosze(item.total, `${at}.total`) + wcGrosze(item.total_tax, `${at}.total_tax`));
     if (gross === 0 && item.quantity === 0) return [];
     if (item.quantity === 0)
@@ -49,17 +49,25 @@ export function mapShopplatformRefund(wcOrder: unknown, wcRefund: unknown): Norm
     const original = [...o.line_items, ...o.fee_lines].find((l) => String(l.id) === originalId);
     const name = decodeEntities(original?.name ?? item.name).trim();
     const sku = ('sku' in item ? item.sku : null)?.trim();
-    return splitEvenly(
-      {
-        ref: `WC-${r.id}-${item.id}`,
-        invoiceLineRef: originalId ? `WC-${o.id}-${originalId}` : null,
-        name: cleanText(name, 512),
-        sku: sku && sku.length <= 50 ? sku : null,
-        vatRate: resolveRate(item.taxes, taxLines, `${at}.taxes`),
-      },
-      -item.quantity,
-      gross,
-    );
+    const line = {
+      ref: `WC-${r.id}-${item.id}`,
+      invoiceLineRef: originalId ? `WC-${o.id}-${originalId}` : null,
+      name: cleanText(name, 512),
+      sku: sku && sku.length <= 50 ? sku : null,
+      vatRate: resolveRate(item.taxes, taxLines, `${at}.taxes`),
+    };
+    const quantity = -item.quantity;
+    // WooCommerce counts items as refunded (quantity) apart from the money; items refunded for less than they were
+    // sold for (over a grosz each) came back with a fee kept, not a price cut on goods the buyer keeps
+    const sold = goods && original && 'quantity' in original && original.quantity > 0 ? original : null;
+    if (sold) {
+      const soldGross = wcGrosze(sold.total, `${at}.total`) + wcGrosze(sold.total_tax, `${at}.total_tax`);
+      if (gross * sold.quantity < quantity * soldGross - quantity * sold.quantity) {
+        const unit = Math.round(soldGross / sold.quantity);
+        return [{ ...line, quantity, unitPriceGrosze: unit, feeGrosze: Math.max(0, quantity * unit - gross) }];
+      }
+    }
+    return splitEvenly(line, quantity, gross);
   });
 
   const shippingGross = -r.shipping_lines.reduce(
