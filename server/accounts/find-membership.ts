@@ -1,9 +1,9 @@
 import 'server-only';
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
-import { accounts, memberships, users } from '@/server/db/schema';
+import { accounts, memberships, users, type MemberRole } from '@/server/db/schema';
 
-export type Membership = { userId: string; email: string; accountId: string; role: 'owner' | 'member'; liveEnabled: boolean };
+export type Membership = { userId: string; email: string; accountId: string; role: MemberRole; liveEnabled: boolean };
 
 /** The account a signed-in user works in (their first membership); null when the user or account is gone. */
 export async function findMembership(db: DbOrTx, userId: string): Promise<Membership | null> {

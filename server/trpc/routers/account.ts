@@ -8,7 +8,7 @@ import { attentionEmailsOn, setAttentionEmails } from '@/server/attention/email-
 import { listAttention } from '@/server/attention/find-attention';
 import { isValidNip, normalizeNip } from '@/server/orders/nip';
 import { getSendingStatus } from '@/server/submission/sending-status';
-import { authedProcedure, router, scopedProcedure } from '@/server/trpc/init';
+import { accountProcedure, memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
 
 export const ZSellerForm = z.object({
   nip: z.string().transform(normalizeNip).refine(isValidNip, 'nip_invalid'),
@@ -20,13 +20,14 @@ export const ZSellerForm = z.object({
 });
 
 export const accountRouter = router({
-  me: authedProcedure.query(({ ctx }) => ({
+  me: accountProcedure.query(({ ctx }) => ({
     email: ctx.membership.email,
     accountId: ctx.membership.accountId,
     liveEnabled: ctx.membership.liveEnabled,
     mode: ctx.mode,
+    role: ctx.membership.role,
   })),
-  overview: scopedProcedure.query(async ({ ctx }) => {
+  overview: memberProcedure.query(async ({ ctx }) => {
     const [overview, checklist, counts, perDay, queue, status, attention, attentionEmails] = await Promise.all([
       getAccountOverview(ctx.db, ctx.scope),
       getSetupChecklist(ctx.db, ctx.scope),
@@ -60,11 +61,11 @@ export const accountRouter = router({
       },
     };
   }),
-  setAttentionEmails: scopedProcedure.input(z.object({ on: z.boolean() })).mutation(async ({ ctx, input }) => {
+  setAttentionEmails: memberProcedure.input(z.object({ on: z.boolean() })).mutation(async ({ ctx, input }) => {
     await setAttentionEmails(ctx.db, ctx.membership.userId, ctx.scope.accountId, input.on);
     return { on: input.on };
   }),
-  seller: scopedProcedure.query(async ({ ctx }) => {
+  seller: ownerProcedure.query(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     return {
       nip: mode.sellerNip ?? '',
@@ -75,7 +76,7 @@ export const accountRouter = router({
       configured: isSellerConfigured(mode),
     };
   }),
-  updateSeller: scopedProcedure.input(ZSellerForm).mutation(async ({ ctx, input }) => {
+  updateSeller: ownerProcedure.input(ZSellerForm).mutation(async ({ ctx, input }) => {
     await updateSeller(ctx.db, ctx.scope, {
       nip: input.nip,
       name: input.name,

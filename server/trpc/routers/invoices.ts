@@ -10,14 +10,14 @@ import { parseRefundInput } from '@/server/orders/order-schema';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
 import { listDeliveries } from '@/server/webhooks/list-deliveries';
 import { zId } from '@/server/ids';
-import { router, scopedProcedure } from '@/server/trpc/init';
+import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
 
 const ZDocumentId = z.object({ id: zId('inv', 'cor') });
 
 export const invoicesRouter = router({
-  search: scopedProcedure.input(ZSearchDocuments).query(({ ctx, input }) => searchDocuments(ctx.db, ctx.scope, input)),
+  search: memberProcedure.input(ZSearchDocuments).query(({ ctx, input }) => searchDocuments(ctx.db, ctx.scope, input)),
   /** Everything the detail page shows: the API object, the stored input, timeline, events and deliveries. */
-  detail: scopedProcedure.input(ZDocumentId).query(async ({ ctx, input }) => {
+  detail: memberProcedure.input(ZDocumentId).query(async ({ ctx, input }) => {
     const doc = await getDocument(ctx.db, ctx.scope, input.id);
     const corrections = doc.kind === 'invoice' ? ((await correctionsOf(ctx.db, ctx.scope, [doc.id])).get(doc.id) ?? []) : [];
     const [timeline, deliveries, events] = await Promise.all([
@@ -43,9 +43,9 @@ export const invoicesRouter = router({
       deliveries: deliveries.data,
     };
   }),
-  correctionForm: scopedProcedure.input(z.object({ invoiceId: z.string() })).query(({ ctx, input }) => getCorrectionForm(ctx.db, ctx.scope, input.invoiceId)),
+  correctionForm: ownerProcedure.input(z.object({ invoiceId: z.string() })).query(({ ctx, input }) => getCorrectionForm(ctx.db, ctx.scope, input.invoiceId)),
   /** The refund in the /v1 shape (spec 2.5), parsed by the same schema as POST /v1/invoices/{id}/corrections. */
-  createCorrection: scopedProcedure.input(z.object({ invoiceId: z.string(), refund: z.unknown() })).mutation(async ({ ctx, input }) => {
+  createCorrection: ownerProcedure.input(z.object({ invoiceId: z.string(), refund: z.unknown() })).mutation(async ({ ctx, input }) => {
     const { document, created } = await createCorrectionDocument(ctx.db, ctx.scope, input.invoiceId, parseRefundInput(input.refund));
     return { id: document.id, created };
   }),

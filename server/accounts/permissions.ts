@@ -1,0 +1,17 @@
+import type { MemberRole } from '@/server/db/schema';
+
+/**
+ * What a dashboard call or page needs. `read`: documents, events, registers and archives, and the member's own
+ * preferences. `manage`: everything that holds a secret or credential (API keys, webhook secrets, KSeF
+ * credentials, store keys), the seller data and settings, members and invites, and writes that send documents.
+ */
+export const PERMISSIONS = ['read', 'manage'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** The one table of what each role may do (issue 34: the accountant reads, the owner runs the account). */
+const GRANTS: Record<MemberRole, readonly Permission[]> = {
+  owner: ['read', 'manage'],
+  accountant: ['read'],
+};
+
+export const may = (role: MemberRole, permission: Permission): boolean => GRANTS[role].includes(permission);
