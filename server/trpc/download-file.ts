@@ -1,5 +1,6 @@
 import 'server-only';
 import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
+import { may } from '@/server/accounts/permissions';
 import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
 import { db } from '@/server/db/client';
 import { AppError, ERRORS } from '@/server/errors';
@@ -15,6 +16,8 @@ export async function downloadDocumentFile(req: Request, id: string, kind: strin
   const access = await resolveDashboardScope(db(), userId, mode);
   if (!access.ok)
     return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
+  // documents are read by every role (server/accounts/permissions.ts), the accountant's too
+  if (!may(access.membership.role, 'read')) return new Response('your role may not read documents', { status: 403 });
   const endpoint = KINDS[kind as keyof typeof KINDS];
   if (!endpoint) return new Response('not found', { status: 404 });
   try {
