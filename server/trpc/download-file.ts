@@ -1,8 +1,9 @@
 import 'server-only';
-import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
 import { may } from '@/server/accounts/permissions';
+import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
 import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
-import { db } from '@/server/db/client';
+import { db as sharedDb, type Db } from '@/server/db/client';
+import type { Mode } from '@/server/db/schema';
 import { AppError, ERRORS } from '@/server/errors';
 
 const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
@@ -13,7 +14,12 @@ const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
  */
 export async function downloadDocumentFile(req: Request, id: string, kind: string): Promise<Response> {
   const { userId, mode } = await readDashboardSession(req.headers.get('cookie'));
-  const access = await resolveDashboardScope(db(), userId, mode);
+  return serveDocumentFile(sharedDb(), { userId, mode }, id, kind, new URL(req.url).searchParams.get('inline') === '1');
+}
+
+/** The answer for a session's user and mode: the membership's scope, and a role that may read documents. */
+export async function serveDocumentFile(db: Db, session: { userId: string | null; mode: Mode }, id: string, kind: string, inline = false): Promise<Response> {
+  const access = await resolveDashboardScope(db, session.userId, session.mode);
   if (!access.ok)
     return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
   // documents are read by every role (server/accounts/permissions.ts), the accountant's too
@@ -21,7 +27,7 @@ export async function downloadDocumentFile(req: Request, id: string, kind: strin
   const endpoint = KINDS[kind as keyof typeof KINDS];
   if (!endpoint) return new Response('not found', { status: 404 });
   try {
-    const out = await endpoint.handle({ db: db(), scope: access.scope, input: { id }, requestId: 'dashboard' });
+    const out = await endpoint.handle({ db, scope: access.scope, input: { id }, requestId: 'dashboard' });
     if (!('raw' in out)) return new Response('unexpected answer', { status: 500 });
     const headers: Record<string, string> = {
       'Content-Type': out.contentType,
@@ -29,8 +35,7 @@ export async function downloadDocumentFile(req: Request, id: string, kind: strin
       'X-Content-Type-Options': 'nosniff',
       ...out.headers,
     };
-    if (new URL(req.url).searchParams.get('inline') === '1')
-      headers['Content-Disposition'] = (headers['Content-Disposition'] ?? '').replace(/^attachment/, 'inline');
+    if (inline) headers['Content-Disposition'] = (headers['Content-Disposition'] ?? '').replace(/^attachment/, 'inline');
     return new Response(typeof out.raw === 'string' ? out.raw : new Uint8Array(out.raw), { status: out.status, headers });
   } catch (err) {
     if (err instanceof AppError) return new Response(err.message, { status: ERRORS[err.code].status ?? 400 });

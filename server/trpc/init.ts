@@ -19,16 +19,19 @@ export type TrpcContext = { db: Db; userId: string | null; mode: Mode };
 export type Access = 'public' | 'session' | 'account' | Permission;
 export type ProcedureMeta = { access: Access };
 
-const t = initTRPC.context<TrpcContext>().meta<ProcedureMeta>().create({
-  transformer: superjson,
-  // The service's own error code and field travel to the forms, which show the message beside that field.
-  errorFormatter: ({ shape, error }) => {
-    const cause = error.cause;
-    const app = cause instanceof AppError ? { code: cause.code, param: cause.param ?? null } : null;
-    const zod = cause instanceof ZodError ? { code: 'parameter_invalid', param: cause.issues[0]?.path.join('.') ?? null } : null;
-    return { ...shape, data: { ...shape.data, stack: undefined, appError: app ?? zod } };
-  },
-});
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    // The service's own error code and field travel to the forms, which show the message beside that field.
+    errorFormatter: ({ shape, error }) => {
+      const cause = error.cause;
+      const app = cause instanceof AppError ? { code: cause.code, param: cause.param ?? null } : null;
+      const zod = cause instanceof ZodError ? { code: 'parameter_invalid', param: cause.issues[0]?.path.join('.') ?? null } : null;
+      return { ...shape, data: { ...shape.data, stack: undefined, appError: app ?? zod } };
+    },
+  });
 
 const HTTP_TO_TRPC = {
   400: 'BAD_REQUEST',

@@ -14,7 +14,9 @@ export const membersRouter = router({
     invites: await listInvites(ctx.db, ctx.scope.accountId, new Date()),
     you: ctx.membership.userId,
   })),
-  invite: ownerProcedure.input(ZInvite).mutation(({ ctx, input }) => createInvite(ctx.db, { accountId: ctx.scope.accountId, userId: ctx.membership.userId }, input, new Date())),
+  invite: ownerProcedure
+    .input(ZInvite)
+    .mutation(({ ctx, input }) => createInvite(ctx.db, { accountId: ctx.scope.accountId, userId: ctx.membership.userId }, input, new Date())),
   revokeInvite: ownerProcedure.input(z.object({ id: zId('mi') })).mutation(({ ctx, input }) => revokeInvite(ctx.db, ctx.scope.accountId, input.id, new Date())),
   changeRole: ownerProcedure
     .input(ZUserId.extend({ role: z.enum(MEMBER_ROLES) }))
