@@ -6,6 +6,7 @@ import { DeliveriesTable } from './deliveries-table';
 import { formatDateTime, formatDecimal, formatMoney } from './format';
 import { useI18n } from './i18n';
 import { OfflineFacts } from './offline-facts';
+import { useMay } from './role';
 import { StatusBadge } from './status-badge';
 import { isInFlight } from '@/server/documents/statuses';
 import { useTRPC } from './trpc';
@@ -14,6 +15,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const { t, locale } = useI18n();
   const d = t.detail;
   const trpc = useTRPC();
+  const mayCorrect = useMay('manage');
   const { data, error } = useQuery({
     ...trpc.invoices.detail.queryOptions({ id }),
     // until the document is final and its PDF is stored, keep following it
@@ -266,7 +268,7 @@ export function InvoiceDetail({ id }: { id: string }) {
               </li>
             ))}
           </ul>
-          {doc.status !== 'rejected' && doc.status !== 'skipped' ? <CorrectionForm invoiceId={doc.id} /> : null}
+          {mayCorrect && doc.status !== 'rejected' && doc.status !== 'skipped' ? <CorrectionForm invoiceId={doc.id} /> : null}
         </section>
       ) : null}
       <section className="card" aria-labelledby="events-h">

@@ -5,22 +5,37 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
 import type { Locale } from '@/app/i18n/locale';
+import { may, type MemberRole } from '@/server/accounts/permissions';
 import { writePreference } from './cookies';
 import { useI18n } from './i18n';
 
+/** Each page with the permission it needs (server/accounts/permissions.ts); a link the role lacks is not shown. */
 const LINKS = [
-  ['/dashboard', 'overview'],
-  ['/dashboard/invoices', 'invoices'],
-  ['/dashboard/seller', 'seller'],
-  ['/dashboard/ksef', 'ksef'],
-  ['/dashboard/store', 'store'],
-  ['/dashboard/webhooks', 'webhooks'],
-  ['/dashboard/api-keys', 'apiKeys'],
-  ['/dashboard/events', 'events'],
+  ['/dashboard', 'overview', 'read'],
+  ['/dashboard/invoices', 'invoices', 'read'],
+  ['/dashboard/seller', 'seller', 'manage'],
+  ['/dashboard/ksef', 'ksef', 'manage'],
+  ['/dashboard/store', 'store', 'manage'],
+  ['/dashboard/webhooks', 'webhooks', 'manage'],
+  ['/dashboard/api-keys', 'apiKeys', 'manage'],
+  ['/dashboard/events', 'events', 'read'],
+  ['/dashboard/members', 'members', 'manage'],
 ] as const;
 
 /** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */
-export function Shell({ email, mode, liveEnabled, children }: { email: string; mode: 'test' | 'live'; liveEnabled: boolean; children: ReactNode }) {
+export function Shell({
+  email,
+  mode,
+  liveEnabled,
+  role,
+  children,
+}: {
+  email: string;
+  mode: 'test' | 'live';
+  liveEnabled: boolean;
+  role: MemberRole;
+  children: ReactNode;
+}) {
   const { t, locale } = useI18n();
   const pathname = usePathname();
   const router = useRouter();
@@ -70,7 +85,7 @@ export function Shell({ email, mode, liveEnabled, children }: { email: string; m
       ) : null}
       <nav aria-label={t.nav.main} className="nav">
         <ul>
-          {LINKS.map(([href, key]) => (
+          {LINKS.filter(([, , needs]) => may(role, needs)).map(([href, key]) => (
             <li key={href}>
               <Link href={href} aria-current={active(href) ? 'page' : undefined}>
                 {t.nav[key]}

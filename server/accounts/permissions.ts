@@ -1,4 +1,9 @@
-import type { MemberRole } from '@/server/db/schema';
+/**
+ * owner: everything; accountant: documents, registers and archives, read-only (issue 34). Pure (no drizzle), so
+ * the browser bundle can read it; the memberships' and invites' role columns are made from this list.
+ */
+export const MEMBER_ROLES = ['owner', 'accountant'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /**
  * What a dashboard call or page needs. `read`: documents, events, registers and archives, and the member's own

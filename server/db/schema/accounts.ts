@@ -1,9 +1,8 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { MEMBER_ROLES } from '@/server/accounts/permissions';
 import { ksefEnvironmentEnum, modeEnum } from './enums';
 
-/** owner: everything; accountant: documents, registers and archives, read-only (issue 34). */
-export const MEMBER_ROLES = ['owner', 'accountant'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+export { MEMBER_ROLES, type MemberRole } from '@/server/accounts/permissions';
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
