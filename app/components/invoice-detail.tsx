@@ -287,10 +287,12 @@ export function InvoiceDetail({ id }: { id: string }) {
           ))}
         </ul>
       </section>
-      <section className="card" aria-labelledby="deliveries-h">
-        <h2 id="deliveries-h">{d.deliveries}</h2>
-        <DeliveriesTable deliveries={data.deliveries} showEndpoint />
-      </section>
+      {data.deliveries ? (
+        <section className="card" aria-labelledby="deliveries-h">
+          <h2 id="deliveries-h">{d.deliveries}</h2>
+          <DeliveriesTable deliveries={data.deliveries} showEndpoint />
+        </section>
+      ) : null}
     </>
   );
 }

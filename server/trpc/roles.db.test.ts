@@ -93,7 +93,10 @@ describe('a seat for the accountant (issue 34)', () => {
     expect(me).toMatchObject({ accountId: owner.accountId, role: 'accountant' });
     const { document } = await createInvoiceDocument(t.db(), { accountId: owner.accountId, mode: 'test' }, parseOrderInput(paidOrder()));
     expect((await accountant.as().invoices.search({ page: 1, pageSize: 20 })).rows.map((r) => r.id)).toEqual([document.id]);
-    expect((await accountant.as().invoices.detail({ id: document.id })).document.id).toBe(document.id);
+    const detail = await accountant.as().invoices.detail({ id: document.id });
+    expect(detail.document.id).toBe(document.id);
+    expect(detail.deliveries).toBeNull(); // the webhook log names the owner's endpoints
+    expect((await owner.as().invoices.detail({ id: document.id })).deliveries).toEqual([]);
     expect(await outcome(accountant.as().events.list({}))).toBe('ok');
     expect(await outcome(accountant.as().account.overview())).toBe('ok');
     expect(await outcome(accountant.as().offline.summary())).toBe('ok');
