@@ -258,13 +258,6 @@ export const ERRORS = {
     help: 'Change their role on the members page instead of inviting them again.',
     surface: 'dashboard',
   },
-  member_of_other_account: {
-    status: 409,
-    type: 'invalid_request_error',
-    message: 'This user already belongs to another account.',
-    help: 'A user works in one account: sign up with another e-mail address, or ask for the invitation to go to one.',
-    surface: 'dashboard',
-  },
   last_owner: {
     status: 409,
     type: 'invalid_request_error',

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { writePreference } from './cookies';
 import { readError } from './error-text';
 import { Field } from './field';
 import { useI18n } from './i18n';
@@ -24,7 +25,9 @@ export function InviteAccept({ token, signedIn }: { token: string; signedIn: boo
   const [password, setPassword] = useState('');
   const [existing, setExisting] = useState(false);
   const [signInFailed, setSignInFailed] = useState(false);
-  const open = () => {
+  // the accepted account is the one the dashboard opens, also for a user with accounts of their own
+  const open = (accepted?: { accountId: string }) => {
+    if (accepted) writePreference('kr_account', accepted.accountId);
     router.push('/dashboard');
     router.refresh();
   };
@@ -38,8 +41,7 @@ export function InviteAccept({ token, signedIn }: { token: string; signedIn: boo
       if (!existing) await signUp.mutateAsync({ token, password });
       const res = await signIn('credentials', { email, password, redirect: false });
       if (!res || res.error) return setSignInFailed(true);
-      if (existing) await accept.mutateAsync({ token });
-      open();
+      open(existing ? await accept.mutateAsync({ token }) : undefined);
     } catch {
       // the failed call's message is shown from its mutation's state
     }

@@ -28,21 +28,26 @@ export function Shell({
   mode,
   liveEnabled,
   role,
+  accounts,
+  accountId,
   children,
 }: {
   email: string;
   mode: 'test' | 'live';
   liveEnabled: boolean;
   role: MemberRole;
+  /** The user's accounts: with more than one (an accountant's clients) the header switches between them. */
+  accounts: { accountId: string; email: string | null; role: MemberRole }[];
+  accountId: string;
   children: ReactNode;
 }) {
   const { t, locale } = useI18n();
   const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const setCookie = (name: 'kr_mode' | 'kr_lang', value: string) => {
+  const setCookie = (name: 'kr_mode' | 'kr_lang' | 'kr_account', value: string) => {
     writePreference(name, value);
-    queryClient.clear(); // every cached answer belongs to the previous mode or language
+    queryClient.clear(); // every cached answer belongs to the previous mode, language or account
     router.refresh();
   };
   const active = (href: string) => (href === '/dashboard' ? pathname === href : pathname.startsWith(href));
@@ -64,6 +69,18 @@ export function Shell({
             </button>
           ))}
         </fieldset>
+        {accounts.length > 1 ? (
+          <label className="lang">
+            <span className="sr-only">{t.accountSwitch}</span>
+            <select value={accountId} onChange={(e) => setCookie('kr_account', e.target.value)} aria-label={t.accountSwitch}>
+              {accounts.map((a) => (
+                <option key={a.accountId} value={a.accountId}>
+                  {a.email ?? a.accountId} · {t.roles[a.role]}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label className="lang">
           <span className="sr-only">{t.language}</span>
           <select value={locale} onChange={(e) => setCookie('kr_lang', e.target.value as Locale)} aria-label={t.language}>

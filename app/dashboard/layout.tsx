@@ -20,7 +20,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <Providers locale={locale}>
       <RoleProvider role={me.role}>
-        <Shell email={me.email} mode={me.mode} liveEnabled={me.liveEnabled} role={me.role}>
+        <Shell email={me.email} mode={me.mode} liveEnabled={me.liveEnabled} role={me.role} accounts={me.accounts} accountId={me.accountId}>
           {me.mode === 'live' && !me.liveEnabled ? <EarlyAccess /> : children}
         </Shell>
       </RoleProvider>

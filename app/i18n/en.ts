@@ -24,6 +24,7 @@ export const en: Dictionary = {
     earlyAccess: 'Live mode is not enabled for this account yet. Write to us to join early access; until then, use test mode.',
   },
   language: 'Language',
+  accountSwitch: 'Account',
   signOut: 'Sign out',
   common: {
     save: 'Save',
@@ -85,7 +86,6 @@ export const en: Dictionary = {
     invite_invalid: 'This invitation link is unknown, expired, revoked or already used. Ask an owner of the account for a new invitation.',
     invite_email_mismatch: 'The invitation was sent to another e-mail address. Sign in with the address it was sent to.',
     already_member: 'This person is already a member of the account: change their role in the list instead of inviting again.',
-    member_of_other_account: 'This user already belongs to another account. A user works in one account: sign up with another address.',
     last_owner: 'An account keeps at least one owner: give the role to someone else first.',
   } as Record<string, string>,
   kind: { invoice: 'Invoice', correction: 'Correction (KOR)' },

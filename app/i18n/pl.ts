@@ -23,6 +23,7 @@ export const pl = {
       'Tryb produkcyjny nie jest jeszcze włączony dla tego konta. Napisz do nas, aby dołączyć do wczesnego dostępu; do tego czasu korzystaj z trybu testowego.',
   },
   language: 'Język',
+  accountSwitch: 'Konto',
   signOut: 'Wyloguj',
   common: {
     save: 'Zapisz',
@@ -84,7 +85,6 @@ export const pl = {
     invite_invalid: 'Ten link zaproszenia jest nieznany, wygasł, został odwołany albo już użyty. Poproś właściciela konta o nowe zaproszenie.',
     invite_email_mismatch: 'Zaproszenie wysłano na inny adres e-mail. Zaloguj się adresem, na który przyszło zaproszenie.',
     already_member: 'Ta osoba jest już członkiem konta: zmień jej rolę na liście zamiast zapraszać ponownie.',
-    member_of_other_account: 'Ten użytkownik należy już do innego konta. Użytkownik pracuje w jednym koncie: załóż konto na inny adres.',
     last_owner: 'Konto musi mieć co najmniej jednego właściciela: najpierw nadaj tę rolę komuś innemu.',
   } as Record<string, string>,
   kind: { invoice: 'Faktura', correction: 'Korekta' },

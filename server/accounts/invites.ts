@@ -97,15 +97,18 @@ export async function previewInvite(db: DbOrTx, token: string, now: Date): Promi
 
 /**
  * A signed-in user accepts: the invitation must be to their address (the link proves the mailbox, the session the
- * user), and a user works in one account, so one already in an account is refused.
+ * user). A user may be a member of several accounts (an accountant's clients); the dashboard switches between them.
  */
 export async function acceptInvite(db: Db, token: string, user: { id: string }, now: Date): Promise<{ accountId: string; role: MemberRole }> {
   return db.transaction(async (tx) => {
     const invite = await findOpenInvite(tx, token, now, true);
     const [who] = await tx.select({ email: users.email }).from(users).where(eq(users.id, user.id));
     if (!who || who.email !== invite.email) throw new AppError('invite_email_mismatch');
-    const [existing] = await tx.select({ accountId: memberships.accountId }).from(memberships).where(eq(memberships.userId, user.id));
-    if (existing) throw new AppError(existing.accountId === invite.accountId ? 'already_member' : 'member_of_other_account');
+    const [existing] = await tx
+      .select({ accountId: memberships.accountId })
+      .from(memberships)
+      .where(and(eq(memberships.userId, user.id), eq(memberships.accountId, invite.accountId)));
+    if (existing) throw new AppError('already_member');
     await tx.insert(memberships).values({ userId: user.id, accountId: invite.accountId, role: invite.role, createdAt: now });
     await tx.update(invites).set({ acceptedAt: now }).where(eq(invites.id, invite.id));
     return { accountId: invite.accountId, role: invite.role };

@@ -1,9 +1,8 @@
 import 'server-only';
 import { may } from '@/server/accounts/permissions';
 import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
-import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
+import { readDashboardSession, resolveDashboardScope, type DashboardSession } from '@/server/auth/dashboard-session';
 import { db as sharedDb, type Db } from '@/server/db/client';
-import type { Mode } from '@/server/db/schema';
 import { AppError, ERRORS } from '@/server/errors';
 
 const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
@@ -13,13 +12,12 @@ const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
  * API key, in the mode of the switch. `?inline=1` lets the detail page preview the PDF in a frame.
  */
 export async function downloadDocumentFile(req: Request, id: string, kind: string): Promise<Response> {
-  const { userId, mode } = await readDashboardSession(req.headers.get('cookie'));
-  return serveDocumentFile(sharedDb(), { userId, mode }, id, kind, new URL(req.url).searchParams.get('inline') === '1');
+  return serveDocumentFile(sharedDb(), await readDashboardSession(req.headers.get('cookie')), id, kind, new URL(req.url).searchParams.get('inline') === '1');
 }
 
 /** The answer for a session's user and mode: the membership's scope, and a role that may read documents. */
-export async function serveDocumentFile(db: Db, session: { userId: string | null; mode: Mode }, id: string, kind: string, inline = false): Promise<Response> {
-  const access = await resolveDashboardScope(db, session.userId, session.mode);
+export async function serveDocumentFile(db: Db, session: DashboardSession, id: string, kind: string, inline = false): Promise<Response> {
+  const access = await resolveDashboardScope(db, session.userId, session.mode, session.accountId);
   if (!access.ok)
     return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
   // documents are read by every role (server/accounts/permissions.ts), the accountant's too

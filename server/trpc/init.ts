@@ -8,8 +8,8 @@ import { may, type Permission } from '@/server/accounts/permissions';
 import { resolveDashboardScope } from '@/server/auth/dashboard-session';
 import { AppError, ERRORS } from '@/server/errors';
 
-/** What every procedure sees: the database, the signed-in user (if any) and the mode chosen in the cookie. */
-export type TrpcContext = { db: Db; userId: string | null; mode: Mode };
+/** What every procedure sees: the database, the signed-in user (if any), the mode and the account chosen in cookies. */
+export type TrpcContext = { db: Db; userId: string | null; mode: Mode; accountId?: string | null };
 
 /**
  * Who may call a procedure, set by the builder it is made from: `public` (no session), `session` (signed in, with
@@ -67,7 +67,7 @@ export const sessionProcedure = baseProcedure.meta({ access: 'session' }).use(({
 
 /** t3's protectedProcedure: a signed-in user with an account, whatever the mode switch says. */
 export const accountProcedure = baseProcedure.meta({ access: 'account' }).use(async ({ ctx, next }) => {
-  const access = await resolveDashboardScope(ctx.db, ctx.userId, 'test');
+  const access = await resolveDashboardScope(ctx.db, ctx.userId, 'test', ctx.accountId);
   if (!access.ok) throw new TRPCError({ code: 'UNAUTHORIZED' });
   return next({ ctx: { ...ctx, membership: access.membership } });
 });
@@ -77,7 +77,7 @@ export const accountProcedure = baseProcedure.meta({ access: 'account' }).use(as
  * member's role must grant the permission the procedure's builder names.
  */
 const scopedProcedure = baseProcedure.use(async ({ ctx, meta, next }) => {
-  const access = await resolveDashboardScope(ctx.db, ctx.userId, ctx.mode);
+  const access = await resolveDashboardScope(ctx.db, ctx.userId, ctx.mode, ctx.accountId);
   if (!access.ok && access.reason === 'live_disabled')
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Live mode is in early access and not enabled for this account.' });
   if (!access.ok) throw new TRPCError({ code: 'UNAUTHORIZED' });

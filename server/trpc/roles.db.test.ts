@@ -37,12 +37,12 @@ afterAll(async () => {
 useWorker(t.url, { tasks: 'invite_mail' });
 
 const anonymous = () => caller({ db: t.db(), userId: null, mode: 'test' });
-const as = (userId: string) => caller({ db: t.db(), userId, mode: 'test' });
+const as = (userId: string, accountId: string | null = null) => caller({ db: t.db(), userId, mode: 'test', accountId });
 
 async function signedUp(email: string) {
   const created = await anonymous().auth.signUp({ email, password: PASSWORD });
   const user = await verifySignIn(t.db(), email, PASSWORD);
-  return { ...created, userId: user!.id, as: () => as(user!.id) };
+  return { ...created, userId: user!.id, as: (accountId: string | null = null) => as(user!.id, accountId) };
 }
 
 /** The call's tRPC code and, for the service's own errors, its code: `FORBIDDEN role_forbidden`. */
@@ -161,7 +161,7 @@ describe('a seat for the accountant (issue 34)', () => {
     expect((await owner.as().members.list()).members.map((m) => m.role)).toEqual(['owner', 'accountant']);
   });
 
-  test('invitations: revoked, expired or reused links refused; a signed-in user accepts only their own; one account per user', async () => {
+  test('invitations: revoked, expired or reused links refused; a signed-in user accepts only their own and switches accounts', async () => {
     const owner = await signedUp('life-owner@example.test');
     const other = await signedUp('life-other@example.test');
     expect(await outcome(owner.as().members.invite({ email: 'LIFE-OWNER@example.test', role: 'owner' }))).toBe('CONFLICT already_member');
@@ -190,12 +190,25 @@ describe('a seat for the accountant (issue 34)', () => {
     const weekLater = new Date(Date.now() + INVITE_TTL_MS + 1000);
     await expect(previewInvite(t.db(), token, weekLater)).rejects.toMatchObject({ code: 'invite_invalid' });
 
-    // someone else's session cannot take it; the invited user already in an account is refused
+    // someone else's session cannot take it; a new password cannot take an existing user's address
     const stranger = await signedUp('life-stranger@example.test');
     expect(await outcome(stranger.as().invites.accept({ token }))).toBe('FORBIDDEN invite_email_mismatch');
-    expect(await outcome(other.as().invites.accept({ token }))).toBe('CONFLICT member_of_other_account');
     expect(await outcome(anonymous().invites.accept({ token }))).toBe('UNAUTHORIZED');
     expect(await outcome(anonymous().invites.signUp({ token, password: PASSWORD }))).toBe('BAD_REQUEST parameter_invalid');
+
+    // a user with an account of their own accepts and switches between the two; a foreign account cannot be chosen
+    expect(await other.as().invites.accept({ token })).toEqual({ accountId: owner.accountId, role: 'accountant' });
+    expect(await outcome(other.as().invites.accept({ token }))).toBe('NOT_FOUND invite_invalid');
+    expect(await other.as().account.me()).toMatchObject({ accountId: other.accountId, role: 'owner' });
+    expect((await other.as().account.me()).accounts.map((a) => [a.accountId, a.role])).toEqual([
+      [other.accountId, 'owner'],
+      [owner.accountId, 'accountant'],
+    ]);
+    expect(await other.as(owner.accountId).account.me()).toMatchObject({ accountId: owner.accountId, role: 'accountant' });
+    expect(await outcome(other.as(owner.accountId).apiKeys.list())).toBe('FORBIDDEN role_forbidden');
+    expect(await outcome(other.as(other.accountId).apiKeys.list())).toBe('ok');
+    expect(await other.as(stranger.accountId).account.me()).toMatchObject({ accountId: other.accountId });
+    expect(await outcome(owner.as().members.invite({ email: 'life-other@example.test', role: 'owner' }))).toBe('CONFLICT already_member');
 
     // a user without an account (removed from one) signs in and accepts
     const removed = await withAccountant('removed');

@@ -4,6 +4,7 @@ import { countByStatus } from '@/server/documents/count-by-status';
 import { listDocumentsPerDay } from '@/server/documents/documents-per-day';
 import { getQueueDepth } from '@/server/documents/queue-depth';
 import { getSetupChecklist } from '@/server/accounts/setup-checklist';
+import { listUserAccounts } from '@/server/accounts/find-membership';
 import { attentionEmailsOn, setAttentionEmails } from '@/server/attention/email-opt-out';
 import { listAttention } from '@/server/attention/find-attention';
 import { isValidNip, normalizeNip } from '@/server/orders/nip';
@@ -20,12 +21,13 @@ export const ZSellerForm = z.object({
 });
 
 export const accountRouter = router({
-  me: accountProcedure.query(({ ctx }) => ({
+  me: accountProcedure.query(async ({ ctx }) => ({
     email: ctx.membership.email,
     accountId: ctx.membership.accountId,
     liveEnabled: ctx.membership.liveEnabled,
     mode: ctx.mode,
     role: ctx.membership.role,
+    accounts: await listUserAccounts(ctx.db, ctx.membership.userId),
   })),
   overview: memberProcedure.query(async ({ ctx }) => {
     const [overview, checklist, counts, perDay, queue, status, attention, attentionEmails] = await Promise.all([
