@@ -235,6 +235,42 @@ export const ERRORS = {
     help: 'Disconnect the current store first.',
     surface: 'dashboard',
   },
+  // Dashboard roles and invitations (issue 34)
+  role_forbidden: {
+    status: 403,
+    type: 'permission_error',
+    message: 'Your role in this account does not allow this.',
+    help: "An accountant reads documents, registers and archives; keys, secrets, credentials, settings and members are the owner's.",
+    surface: 'dashboard',
+  },
+  invite_invalid: {
+    status: 404,
+    type: 'not_found_error',
+    message: 'This invitation link is unknown, expired, revoked or already used.',
+    help: 'Ask an owner of the account for a new invitation.',
+    surface: 'dashboard',
+  },
+  invite_email_mismatch: {
+    status: 403,
+    type: 'permission_error',
+    message: 'The invitation was sent to another e-mail address.',
+    help: 'Sign in with the address the invitation was sent to, or ask the owner to invite this one.',
+    surface: 'dashboard',
+  },
+  already_member: {
+    status: 409,
+    type: 'invalid_request_error',
+    message: 'This person is already a member of this account.',
+    help: 'Change their role on the members page instead of inviting them again.',
+    surface: 'dashboard',
+  },
+  last_owner: {
+    status: 409,
+    type: 'invalid_request_error',
+    message: 'An account keeps at least one owner.',
+    help: 'Make another member an owner first.',
+    surface: 'dashboard',
+  },
   // Document errors (spec 7.3), only ever in `last_error`
   seller_not_configured: {
     status: null,

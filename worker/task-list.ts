@@ -37,6 +37,7 @@ const TASKS: { [T in TaskName]: Loader<T> } = {
   store_writeback: () => import('./tasks/store').then((m) => m.storeWriteback),
   attention_check: () => import('./tasks/attention').then((m) => m.attentionCheck),
   attention_mail: () => import('./tasks/attention').then((m) => m.attentionMail),
+  invite_mail: () => import('./tasks/invite-mail').then((m) => m.inviteMail),
 };
 
 function bind<T extends TaskName>(db: Db, name: T) {

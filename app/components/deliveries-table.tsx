@@ -5,6 +5,7 @@ import type { DeliveryLogEntry } from '@/server/webhooks/list-deliveries';
 import { readError } from './error-text';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
+import { useMay } from './role';
 import { useTRPC } from './trpc';
 
 /** Attempts newest first, each expandable to its request and response; resend queues one more attempt. */
@@ -14,6 +15,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
+  const canResend = useMay('manage');
   const resend = useMutation(
     trpc.webhooks.resend.mutationOptions({
       onSuccess: (r) => {
@@ -91,9 +93,11 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
                   </span>
                 </td>
                 <td>
-                  <button type="button" onClick={() => resend.mutate({ eventId: d.eventId, endpointId: d.endpointId })} disabled={resend.isPending}>
-                    {w.resend}
-                  </button>
+                  {canResend ? (
+                    <button type="button" onClick={() => resend.mutate({ eventId: d.eventId, endpointId: d.endpointId })} disabled={resend.isPending}>
+                      {w.resend}
+                    </button>
+                  ) : null}
                 </td>
               </tr>
             ))}

@@ -7,6 +7,7 @@ import { readError } from './error-text';
 import { formatDateTime, formatDecimal, formatMoney } from './format';
 import { useI18n } from './i18n';
 import { OfflineFacts } from './offline-facts';
+import { useMay } from './role';
 import { StatusBadge } from './status-badge';
 import { isInFlight } from '@/server/documents/statuses';
 import { useTRPC } from './trpc';
@@ -15,6 +16,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const { t, locale } = useI18n();
   const d = t.detail;
   const trpc = useTRPC();
+  const mayCorrect = useMay('manage');
   const { data, error } = useQuery({
     ...trpc.invoices.detail.queryOptions({ id }),
     // until the document is final and its PDF is stored, keep following it
@@ -111,7 +113,7 @@ export function InvoiceDetail({ id }: { id: string }) {
             <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${doc.last_error.message}` : '—'}</dd>
             <OfflineFacts doc={doc} />
           </dl>
-          {data.retryable ? <RetryButton id={doc.id} /> : null}
+          {data.retryable && mayCorrect ? <RetryButton id={doc.id} /> : null}
         </section>
         <section className="card" aria-labelledby="timeline-h">
           <h2 id="timeline-h">{d.timeline}</h2>
@@ -268,7 +270,7 @@ export function InvoiceDetail({ id }: { id: string }) {
               </li>
             ))}
           </ul>
-          {doc.status !== 'rejected' && doc.status !== 'skipped' ? <CorrectionForm invoiceId={doc.id} /> : null}
+          {mayCorrect && doc.status !== 'rejected' && doc.status !== 'skipped' ? <CorrectionForm invoiceId={doc.id} /> : null}
         </section>
       ) : null}
       <section className="card" aria-labelledby="events-h">
@@ -287,10 +289,12 @@ export function InvoiceDetail({ id }: { id: string }) {
           ))}
         </ul>
       </section>
-      <section className="card" aria-labelledby="deliveries-h">
-        <h2 id="deliveries-h">{d.deliveries}</h2>
-        <DeliveriesTable deliveries={data.deliveries} showEndpoint />
-      </section>
+      {data.deliveries ? (
+        <section className="card" aria-labelledby="deliveries-h">
+          <h2 id="deliveries-h">{d.deliveries}</h2>
+          <DeliveriesTable deliveries={data.deliveries} showEndpoint />
+        </section>
+      ) : null}
     </>
   );
 }

@@ -9,8 +9,7 @@ export function OfflineAtRisk() {
   const { t, locale } = useI18n();
   const o = t.offline;
   const trpc = useTRPC();
-  const { data } = useQuery({ ...trpc.offline.status.queryOptions(), refetchInterval: 30_000 });
-  const s = data?.summary;
+  const { data: s } = useQuery({ ...trpc.offline.summary.queryOptions(), refetchInterval: 30_000 });
   return (
     <section className="card" aria-labelledby="offline-risk-h">
       <h2 id="offline-risk-h">{o.summary}</h2>

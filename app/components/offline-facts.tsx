@@ -4,6 +4,7 @@ import type { SerializedDocument } from '@/server/documents/serialize-document';
 import { readError } from './error-text';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
+import { useMay } from './role';
 import { useTRPC } from './trpc';
 
 /** A document's `offline` facts on the detail page, and the technical correction of a rejected offline document. */
@@ -15,9 +16,10 @@ export function OfflineFacts({ doc }: { doc: Pick<SerializedDocument, 'id' | 'st
   const correct = useMutation(
     trpc.offline.technicalCorrection.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() }) }),
   );
+  const mayCorrect = useMay('manage');
   const offline = doc.offline;
   if (!offline) return null;
-  const technical = doc.status === 'rejected' && [430, 440, 450].includes(doc.last_error?.ksef_code ?? 0);
+  const technical = mayCorrect && doc.status === 'rejected' && [430, 440, 450].includes(doc.last_error?.ksef_code ?? 0);
   return (
     <>
       <dt>{o.issuedAt}</dt>

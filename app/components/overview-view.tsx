@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { AttentionList } from './attention-list';
 import { DayChart } from './day-chart';
 import { OfflineAtRisk } from './offline-at-risk';
+import { useMay } from './role';
 import { useI18n } from './i18n';
 import { StatusBadge } from './status-badge';
 import { DOCUMENT_STATUSES } from '@/server/documents/statuses';
@@ -20,6 +21,7 @@ const STEP_LINKS = {
 export function OverviewView() {
   const { t } = useI18n();
   const trpc = useTRPC();
+  const mayManage = useMay('manage');
   const { data } = useQuery({ ...trpc.account.overview.queryOptions(), refetchInterval: 5_000 });
   const o = t.overview;
   return (
@@ -27,21 +29,24 @@ export function OverviewView() {
       <h1>{o.title}</h1>
       <AttentionList attention={data?.attention} />
       <div className="grid-2">
-        <section className="card" aria-labelledby="checklist-h">
-          <h2 id="checklist-h">{o.checklist}</h2>
-          <ol className="checklist" aria-label={o.checklist}>
-            {(data?.checklist ?? Object.keys(STEP_LINKS).map((step) => ({ step: step as keyof typeof STEP_LINKS, done: false }))).map((s) => (
-              <li key={s.step} data-done={data ? s.done : undefined}>
-                <span className="check" aria-hidden="true">
-                  {data ? (s.done ? '✓' : '○') : '·'}
-                </span>
-                <Link href={STEP_LINKS[s.step]}>{o.steps[s.step]}</Link>
-                <span className="sr-only">: </span>
-                <span className={s.done ? 'ok' : 'muted'}>{data ? (s.done ? o.done : o.todo) : '\u00a0'}</span>
-              </li>
-            ))}
-          </ol>
-        </section>
+        {/* the set-up steps are the owner's pages */}
+        {mayManage ? (
+          <section className="card" aria-labelledby="checklist-h">
+            <h2 id="checklist-h">{o.checklist}</h2>
+            <ol className="checklist" aria-label={o.checklist}>
+              {(data?.checklist ?? Object.keys(STEP_LINKS).map((step) => ({ step: step as keyof typeof STEP_LINKS, done: false }))).map((s) => (
+                <li key={s.step} data-done={data ? s.done : undefined}>
+                  <span className="check" aria-hidden="true">
+                    {data ? (s.done ? '✓' : '○') : '·'}
+                  </span>
+                  <Link href={STEP_LINKS[s.step]}>{o.steps[s.step]}</Link>
+                  <span className="sr-only">: </span>
+                  <span className={s.done ? 'ok' : 'muted'}>{data ? (s.done ? o.done : o.todo) : '\u00a0'}</span>
+                </li>
+              ))}
+            </ol>
+          </section>
+        ) : null}
         <section className="card" aria-labelledby="sending-h">
           <h2 id="sending-h">{o.sending}</h2>
           <dl className="facts">

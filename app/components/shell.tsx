@@ -5,29 +5,49 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
 import type { Locale } from '@/app/i18n/locale';
+import { may, type MemberRole } from '@/server/accounts/permissions';
 import { writePreference } from './cookies';
 import { useI18n } from './i18n';
 
+/** Each page with the permission it needs (server/accounts/permissions.ts); a link the role lacks is not shown. */
 const LINKS = [
-  ['/dashboard', 'overview'],
-  ['/dashboard/invoices', 'invoices'],
-  ['/dashboard/seller', 'seller'],
-  ['/dashboard/ksef', 'ksef'],
-  ['/dashboard/store', 'store'],
-  ['/dashboard/webhooks', 'webhooks'],
-  ['/dashboard/api-keys', 'apiKeys'],
-  ['/dashboard/events', 'events'],
+  ['/dashboard', 'overview', 'read'],
+  ['/dashboard/invoices', 'invoices', 'read'],
+  ['/dashboard/seller', 'seller', 'manage'],
+  ['/dashboard/ksef', 'ksef', 'manage'],
+  ['/dashboard/store', 'store', 'manage'],
+  ['/dashboard/webhooks', 'webhooks', 'manage'],
+  ['/dashboard/api-keys', 'apiKeys', 'manage'],
+  ['/dashboard/events', 'events', 'read'],
+  ['/dashboard/members', 'members', 'manage'],
 ] as const;
 
 /** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */
-export function Shell({ email, mode, liveEnabled, children }: { email: string; mode: 'test' | 'live'; liveEnabled: boolean; children: ReactNode }) {
+export function Shell({
+  email,
+  mode,
+  liveEnabled,
+  role,
+  accounts,
+  accountId,
+  children,
+}: {
+  email: string;
+  mode: 'test' | 'live';
+  liveEnabled: boolean;
+  role: MemberRole;
+  /** The user's accounts: with more than one (an accountant's clients) the header switches between them. */
+  accounts: { accountId: string; email: string | null; role: MemberRole }[];
+  accountId: string;
+  children: ReactNode;
+}) {
   const { t, locale } = useI18n();
   const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const setCookie = (name: 'kr_mode' | 'kr_lang', value: string) => {
+  const setCookie = (name: 'kr_mode' | 'kr_lang' | 'kr_account', value: string) => {
     writePreference(name, value);
-    queryClient.clear(); // every cached answer belongs to the previous mode or language
+    queryClient.clear(); // every cached answer belongs to the previous mode, language or account
     router.refresh();
   };
   const active = (href: string) => (href === '/dashboard' ? pathname === href : pathname.startsWith(href));
@@ -49,6 +69,18 @@ export function Shell({ email, mode, liveEnabled, children }: { email: string; m
             </button>
           ))}
         </fieldset>
+        {accounts.length > 1 ? (
+          <label className="lang">
+            <span className="sr-only">{t.accountSwitch}</span>
+            <select value={accountId} onChange={(e) => setCookie('kr_account', e.target.value)} aria-label={t.accountSwitch}>
+              {accounts.map((a) => (
+                <option key={a.accountId} value={a.accountId}>
+                  {a.email ?? a.accountId} · {t.roles[a.role]}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label className="lang">
           <span className="sr-only">{t.language}</span>
           <select value={locale} onChange={(e) => setCookie('kr_lang', e.target.value as Locale)} aria-label={t.language}>
@@ -70,7 +102,7 @@ export function Shell({ email, mode, liveEnabled, children }: { email: string; m
       ) : null}
       <nav aria-label={t.nav.main} className="nav">
         <ul>
-          {LINKS.map(([href, key]) => (
+          {LINKS.filter(([, , needs]) => may(role, needs)).map(([href, key]) => (
             <li key={href}>
               <Link href={href} aria-current={active(href) ? 'page' : undefined}>
                 {t.nav[key]}

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { serverCaller } from '@/server/trpc/server-caller';
 import { EarlyAccess } from '@/app/components/early-access';
 import { Providers } from '@/app/components/providers';
+import { RoleProvider } from '@/app/components/role';
 import { Shell } from '@/app/components/shell';
 import { LOCALE_COOKIE, readLocale } from '@/app/i18n/locale';
 import '@/app/components/dashboard.css';
@@ -18,9 +19,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const locale = readLocale(jar.get(LOCALE_COOKIE)?.value);
   return (
     <Providers locale={locale}>
-      <Shell email={me.email} mode={me.mode} liveEnabled={me.liveEnabled}>
-        {me.mode === 'live' && !me.liveEnabled ? <EarlyAccess /> : children}
-      </Shell>
+      <RoleProvider role={me.role}>
+        <Shell email={me.email} mode={me.mode} liveEnabled={me.liveEnabled} role={me.role} accounts={me.accounts} accountId={me.accountId}>
+          {me.mode === 'live' && !me.liveEnabled ? <EarlyAccess /> : children}
+        </Shell>
+      </RoleProvider>
     </Providers>
   );
 }

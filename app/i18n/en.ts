@@ -13,6 +13,7 @@ export const en: Dictionary = {
     webhooks: 'Webhooks',
     apiKeys: 'API keys',
     events: 'Events',
+    members: 'Team',
     main: 'Main menu',
   },
   mode: {
@@ -23,6 +24,7 @@ export const en: Dictionary = {
     earlyAccess: 'Live mode is not enabled for this account yet. Write to us to join early access; until then, use test mode.',
   },
   language: 'Language',
+  accountSwitch: 'Account',
   signOut: 'Sign out',
   common: {
     save: 'Save',
@@ -80,6 +82,11 @@ export const en: Dictionary = {
   errorCodes: {
     url_not_public:
       'This address leads to a private, loopback (localhost) or link-local network. Test mode may use one where the operator sets ALLOW_PRIVATE_TARGETS=1 (`npm start` and `npm run dev` do); live mode never.',
+    role_forbidden: 'Your role in this account does not allow this: an accountant reads documents, registers and archives.',
+    invite_invalid: 'This invitation link is unknown, expired, revoked or already used. Ask an owner of the account for a new invitation.',
+    invite_email_mismatch: 'The invitation was sent to another e-mail address. Sign in with the address it was sent to.',
+    already_member: 'This person is already a member of the account: change their role in the list instead of inviting again.',
+    last_owner: 'An account keeps at least one owner: give the role to someone else first.',
   } as Record<string, string>,
   kind: { invoice: 'Invoice', correction: 'Correction (KOR)' },
   attention: {
@@ -395,5 +402,39 @@ export const en: Dictionary = {
     created: 'Created',
     document: 'Document',
     more: 'Older',
+  },
+  roles: { owner: 'Owner', accountant: 'Accountant' },
+  forbidden: {
+    title: 'No access',
+    text: "This page is the account owner's. As an accountant you read invoices, registers, archives and events.",
+  },
+  members: {
+    title: 'Team',
+    intro: 'An owner has full access. An accountant sees documents, registers and archives (read-only), without keys, secrets, credentials or settings.',
+    list: 'Members',
+    email: 'E-mail',
+    role: 'Role',
+    since: 'Since',
+    you: '(you)',
+    remove: 'Remove',
+    confirmRemove: 'Remove this person from the account? They lose access at once.',
+    invite: 'Invite',
+    inviteTitle: 'Invite a person',
+    inviteSent: 'Invitation sent by e-mail.',
+    invites: 'Pending invitations',
+    expires: 'Expires',
+    expired: 'expired',
+    revoke: 'Revoke',
+    noInvites: 'No pending invitations.',
+  },
+  invite: {
+    title: 'Invitation to KSeF Relay',
+    account: 'Account',
+    role: 'Role',
+    newUser: 'Choose a password to accept the invitation.',
+    accept: 'Accept the invitation',
+    existingUser: 'Already have a user with this address?',
+    signInAccept: 'Sign in and accept',
+    signedIn: 'You are signed in: accept the invitation for this user.',
   },
 };

@@ -11,6 +11,7 @@ export const pl = {
     webhooks: 'Webhooki',
     apiKeys: 'Klucze API',
     events: 'Zdarzenia',
+    members: 'Zespół',
     main: 'Menu główne',
   },
   mode: {
@@ -22,6 +23,7 @@ export const pl = {
       'Tryb produkcyjny nie jest jeszcze włączony dla tego konta. Napisz do nas, aby dołączyć do wczesnego dostępu; do tego czasu korzystaj z trybu testowego.',
   },
   language: 'Język',
+  accountSwitch: 'Konto',
   signOut: 'Wyloguj',
   common: {
     save: 'Zapisz',
@@ -79,6 +81,11 @@ export const pl = {
   errorCodes: {
     url_not_public:
       'Ten adres prowadzi do sieci prywatnej, pętli zwrotnej (localhost) lub adresu lokalnego łącza. Tryb testowy może z nich korzystać, gdy operator ustawi ALLOW_PRIVATE_TARGETS=1 (robią to `npm start` i `npm run dev`); tryb produkcyjny nigdy.',
+    role_forbidden: 'Twoja rola w tym koncie na to nie pozwala: księgowy przegląda dokumenty, rejestry i archiwa.',
+    invite_invalid: 'Ten link zaproszenia jest nieznany, wygasł, został odwołany albo już użyty. Poproś właściciela konta o nowe zaproszenie.',
+    invite_email_mismatch: 'Zaproszenie wysłano na inny adres e-mail. Zaloguj się adresem, na który przyszło zaproszenie.',
+    already_member: 'Ta osoba jest już członkiem konta: zmień jej rolę na liście zamiast zapraszać ponownie.',
+    last_owner: 'Konto musi mieć co najmniej jednego właściciela: najpierw nadaj tę rolę komuś innemu.',
   } as Record<string, string>,
   kind: { invoice: 'Faktura', correction: 'Korekta' },
   attention: {
@@ -394,6 +401,40 @@ export const pl = {
     created: 'Utworzone',
     document: 'Dokument',
     more: 'Starsze',
+  },
+  roles: { owner: 'Właściciel', accountant: 'Księgowy' },
+  forbidden: {
+    title: 'Brak dostępu',
+    text: 'Ta strona należy do właściciela konta. Jako księgowy przeglądasz faktury, rejestry, archiwa i zdarzenia.',
+  },
+  members: {
+    title: 'Zespół',
+    intro: 'Właściciel ma pełny dostęp. Księgowy widzi dokumenty, rejestry i archiwa (tylko odczyt), bez kluczy, sekretów, danych dostępowych i ustawień.',
+    list: 'Członkowie',
+    email: 'E-mail',
+    role: 'Rola',
+    since: 'Od',
+    you: '(Ty)',
+    remove: 'Usuń',
+    confirmRemove: 'Usunąć tę osobę z konta? Straci dostęp od razu.',
+    invite: 'Zaproś',
+    inviteTitle: 'Zaproś osobę',
+    inviteSent: 'Zaproszenie wysłane e-mailem.',
+    invites: 'Oczekujące zaproszenia',
+    expires: 'Wygasa',
+    expired: 'wygasło',
+    revoke: 'Odwołaj',
+    noInvites: 'Brak oczekujących zaproszeń.',
+  },
+  invite: {
+    title: 'Zaproszenie do KSeF Relay',
+    account: 'Konto',
+    role: 'Rola',
+    newUser: 'Ustaw hasło, aby przyjąć zaproszenie.',
+    accept: 'Przyjmij zaproszenie',
+    existingUser: 'Masz już użytkownika z tym adresem?',
+    signInAccept: 'Zaloguj się i przyjmij',
+    signedIn: 'Jesteś zalogowany: przyjmij zaproszenie dla tego użytkownika.',
   },
 };
 

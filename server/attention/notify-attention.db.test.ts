@@ -38,7 +38,7 @@ async function member(accountId: string) {
   const userId = newId('usr');
   const email = `m-${randomToken(32).toLowerCase()}@example.test`;
   await t.db().insert(users).values({ id: userId, email, passwordHash: 'x' });
-  await t.db().insert(memberships).values({ userId, accountId, role: 'member' });
+  await t.db().insert(memberships).values({ userId, accountId, role: 'accountant' });
   return { userId, email };
 }
 

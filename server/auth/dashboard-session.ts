@@ -9,25 +9,34 @@ import { authOptions } from './next-auth';
 /** The dashboard's test/live switch lives in this cookie; anything but `live` is test mode. */
 export const MODE_COOKIE = 'kr_mode';
 
+/** The account switch's choice, for a user who is a member of several accounts (findMembership checks it). */
+export const ACCOUNT_COOKIE = 'kr_account';
+
+export function readAccountChoice(cookieHeader: string | null | undefined): string | null {
+  return /(?:^|;\s*)kr_account=(acct_[0-9A-Za-z]{1,64})(?:;|$)/.exec(cookieHeader ?? '')?.[1] ?? null;
+}
+
 export function readMode(cookieHeader: string | null | undefined): Mode {
   const match = /(?:^|;\s*)kr_mode=(test|live)(?:;|$)/.exec(cookieHeader ?? '');
   return match?.[1] === 'live' ? 'live' : 'test';
 }
 
-/** Who is signed in (next-auth's session) and which mode the switch shows. */
-export async function readDashboardSession(cookieHeader: string | null | undefined): Promise<{ userId: string | null; mode: Mode }> {
+export type DashboardSession = { userId: string | null; mode: Mode; accountId?: string | null };
+
+/** Who is signed in (next-auth's session), which mode the switch shows and which account the user chose. */
+export async function readDashboardSession(cookieHeader: string | null | undefined): Promise<DashboardSession> {
   const session = (await getServerSession(authOptions())) as { userId?: string } | null;
-  return { userId: session?.userId ?? null, mode: readMode(cookieHeader) };
+  return { userId: session?.userId ?? null, mode: readMode(cookieHeader), accountId: readAccountChoice(cookieHeader) };
 }
 
 export type DashboardAccess = { ok: true; membership: Membership; scope: Scope } | { ok: false; reason: 'signed_out' | 'live_disabled' };
 
 /**
- * The one way a dashboard session becomes a Scope (invariant 5): the user's membership and the switch's mode;
+ * The one way a dashboard session becomes a Scope (invariant 5): the user's membership (in the chosen account) and the switch's mode;
  * live mode is refused until the account is enabled for it (early access).
  */
-export async function resolveDashboardScope(db: DbOrTx, userId: string | null, mode: Mode): Promise<DashboardAccess> {
-  const membership = userId ? await findMembership(db, userId) : null;
+export async function resolveDashboardScope(db: DbOrTx, userId: string | null, mode: Mode, accountId: string | null = null): Promise<DashboardAccess> {
+  const membership = userId ? await findMembership(db, userId, accountId) : null;
   if (!membership) return { ok: false, reason: 'signed_out' };
   if (mode === 'live' && !membership.liveEnabled) return { ok: false, reason: 'live_disabled' };
   return { ok: true, membership, scope: { accountId: membership.accountId, mode } };

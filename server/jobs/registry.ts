@@ -84,6 +84,12 @@ export const JOBS = {
     key: (p) => `attention_mail:${p.accountId}:${p.mode}:${p.userId}`,
     maxAttempts: MAIL_ATTEMPTS,
   }),
+  // an owner's invitation (server/accounts/invites.ts): the link's token travels sealed, never stored in the clear
+  invite_mail: job({
+    payload: z.object({ inviteId: z.string().min(1), sealedToken: z.string().min(1) }),
+    key: (p) => `invite_mail:${p.inviteId}`,
+    maxAttempts: MAIL_ATTEMPTS,
+  }),
 } as const;
 
 export type TaskName = keyof typeof JOBS;

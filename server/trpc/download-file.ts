@@ -1,7 +1,8 @@
 import 'server-only';
+import { may } from '@/server/accounts/permissions';
 import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
-import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
-import { db } from '@/server/db/client';
+import { readDashboardSession, resolveDashboardScope, type DashboardSession } from '@/server/auth/dashboard-session';
+import { db as sharedDb, type Db } from '@/server/db/client';
 import { AppError, ERRORS } from '@/server/errors';
 
 const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
@@ -11,14 +12,20 @@ const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
  * API key, in the mode of the switch. `?inline=1` lets the detail page preview the PDF in a frame.
  */
 export async function downloadDocumentFile(req: Request, id: string, kind: string): Promise<Response> {
-  const { userId, mode } = await readDashboardSession(req.headers.get('cookie'));
-  const access = await resolveDashboardScope(db(), userId, mode);
+  return serveDocumentFile(sharedDb(), await readDashboardSession(req.headers.get('cookie')), id, kind, new URL(req.url).searchParams.get('inline') === '1');
+}
+
+/** The answer for a session's user and mode: the membership's scope, and a role that may read documents. */
+export async function serveDocumentFile(db: Db, session: DashboardSession, id: string, kind: string, inline = false): Promise<Response> {
+  const access = await resolveDashboardScope(db, session.userId, session.mode, session.accountId);
   if (!access.ok)
     return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
+  // documents are read by every role (server/accounts/permissions.ts), the accountant's too
+  if (!may(access.membership.role, 'read')) return new Response('your role may not read documents', { status: 403 });
   const endpoint = KINDS[kind as keyof typeof KINDS];
   if (!endpoint) return new Response('not found', { status: 404 });
   try {
-    const out = await endpoint.handle({ db: db(), scope: access.scope, input: { id }, requestId: 'dashboard' });
+    const out = await endpoint.handle({ db, scope: access.scope, input: { id }, requestId: 'dashboard' });
     if (!('raw' in out)) return new Response('unexpected answer', { status: 500 });
     const headers: Record<string, string> = {
       'Content-Type': out.contentType,
@@ -26,8 +33,7 @@ export async function downloadDocumentFile(req: Request, id: string, kind: strin
       'X-Content-Type-Options': 'nosniff',
       ...out.headers,
     };
-    if (new URL(req.url).searchParams.get('inline') === '1')
-      headers['Content-Disposition'] = (headers['Content-Disposition'] ?? '').replace(/^attachment/, 'inline');
+    if (inline) headers['Content-Disposition'] = (headers['Content-Disposition'] ?? '').replace(/^attachment/, 'inline');
     return new Response(typeof out.raw === 'string' ? out.raw : new Uint8Array(out.raw), { status: out.status, headers });
   } catch (err) {
     if (err instanceof AppError) return new Response(err.message, { status: ERRORS[err.code].status ?? 400 });

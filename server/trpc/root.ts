@@ -3,8 +3,10 @@ import { accountRouter } from './routers/account';
 import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { eventsRouter } from './routers/events';
+import { invitesRouter } from './routers/invites';
 import { invoicesRouter } from './routers/invoices';
 import { ksefRouter } from './routers/ksef';
+import { membersRouter } from './routers/members';
 import { storesRouter } from './routers/stores';
 import { offlineRouter } from './routers/offline';
 import { webhooksRouter } from './routers/webhooks';
@@ -20,6 +22,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   events: eventsRouter,
   stores: storesRouter,
+  members: membersRouter,
+  invites: invitesRouter,
 });
 
 export type AppRouter = typeof appRouter;

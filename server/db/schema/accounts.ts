@@ -1,5 +1,8 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { MEMBER_ROLES } from '@/server/accounts/permissions';
 import { ksefEnvironmentEnum, modeEnum } from './enums';
+
+export { MEMBER_ROLES, type MemberRole } from '@/server/accounts/permissions';
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
@@ -30,14 +33,35 @@ export const memberships = pgTable(
     accountId: text()
       .notNull()
       .references(() => accounts.id),
-    role: text({ enum: ['owner', 'member'] })
-      .notNull()
-      .default('owner'),
+    /** What the member may do: server/accounts/permissions.ts. */
+    role: text({ enum: MEMBER_ROLES }).notNull().default('owner'),
     /** The attention e-mails (server/attention): on unless the member turned them off on the dashboard. */
     attentionEmails: boolean().notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.accountId] })],
+);
+
+/** An owner's invitation of a person by e-mail; the link's token is known only to the e-mail (its SHA-256 here). */
+export const invites = pgTable(
+  'invites',
+  {
+    id: text().primaryKey(), // mi_…
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id),
+    email: text().notNull(),
+    role: text({ enum: MEMBER_ROLES }).notNull(),
+    tokenHash: text().notNull(),
+    invitedBy: text()
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('invites_token_hash_uq').on(t.tokenHash), index('invites_account_idx').on(t.accountId)],
 );
 
 export const apiKeys = pgTable(

@@ -4,20 +4,23 @@ import { countByStatus } from '@/server/documents/count-by-status';
 import { listDocumentsPerDay } from '@/server/documents/documents-per-day';
 import { getQueueDepth } from '@/server/documents/queue-depth';
 import { getSetupChecklist } from '@/server/accounts/setup-checklist';
+import { listUserAccounts } from '@/server/accounts/find-membership';
 import { attentionEmailsOn, setAttentionEmails } from '@/server/attention/email-opt-out';
 import { listAttention } from '@/server/attention/find-attention';
 import { ZSellerData } from '@/server/accounts/seller-data';
 import { getSendingStatus } from '@/server/submission/sending-status';
-import { authedProcedure, router, scopedProcedure } from '@/server/trpc/init';
+import { accountProcedure, memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
 
 export const accountRouter = router({
-  me: authedProcedure.query(({ ctx }) => ({
+  me: accountProcedure.query(async ({ ctx }) => ({
     email: ctx.membership.email,
     accountId: ctx.membership.accountId,
     liveEnabled: ctx.membership.liveEnabled,
     mode: ctx.mode,
+    role: ctx.membership.role,
+    accounts: await listUserAccounts(ctx.db, ctx.membership.userId),
   })),
-  overview: scopedProcedure.query(async ({ ctx }) => {
+  overview: memberProcedure.query(async ({ ctx }) => {
     const [overview, checklist, counts, perDay, queue, status, attention, attentionEmails] = await Promise.all([
       getAccountOverview(ctx.db, ctx.scope),
       getSetupChecklist(ctx.db, ctx.scope),
@@ -51,11 +54,11 @@ export const accountRouter = router({
       },
     };
   }),
-  setAttentionEmails: scopedProcedure.input(z.object({ on: z.boolean() })).mutation(async ({ ctx, input }) => {
+  setAttentionEmails: memberProcedure.input(z.object({ on: z.boolean() })).mutation(async ({ ctx, input }) => {
     await setAttentionEmails(ctx.db, ctx.membership.userId, ctx.scope.accountId, input.on);
     return { on: input.on };
   }),
-  seller: scopedProcedure.query(async ({ ctx }) => {
+  seller: ownerProcedure.query(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     return {
       nip: mode.sellerNip ?? '',
@@ -66,7 +69,7 @@ export const accountRouter = router({
       configured: isSellerConfigured(mode),
     };
   }),
-  updateSeller: scopedProcedure.input(ZSellerData).mutation(async ({ ctx, input }) => {
+  updateSeller: ownerProcedure.input(ZSellerData).mutation(async ({ ctx, input }) => {
     await updateSeller(ctx.db, ctx.scope, {
       nip: input.nip,
       name: input.name,

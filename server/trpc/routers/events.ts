@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '@/server/events/event-types';
 import { listEvents } from '@/server/events/list-events';
-import { router, scopedProcedure } from '@/server/trpc/init';
+import { router, memberProcedure } from '@/server/trpc/init';
 
 export const eventsRouter = router({
-  list: scopedProcedure
+  list: memberProcedure
     .input(z.object({ type: z.enum(EVENT_TYPES).optional(), startingAfter: z.string().optional() }))
     .query(({ ctx, input }) => listEvents(ctx.db, ctx.scope, { limit: 25, type: input.type, startingAfter: input.startingAfter })),
 });

@@ -6,7 +6,7 @@ import { readCertificate } from '@/server/ksef-credentials/read-certificate';
 import { checkKsefConnection, checkKsefConnectionWithin, saveAndCheckKsefCredential } from '@/server/submission/check-connection';
 import { connectToEmulator } from '@/server/ksef-credentials/emulator-credentials';
 import { ksefBaseUrl } from '@/server/submission/ksef-clients';
-import { router, scopedProcedure } from '@/server/trpc/init';
+import { router, ownerProcedure } from '@/server/trpc/init';
 
 const ZCertificateUpload = z.discriminatedUnion('format', [
   z.object({ format: z.literal('p12'), p12Base64: z.string().min(1).max(200_000), password: z.string().max(500) }),
@@ -19,7 +19,7 @@ const ZCertificateUpload = z.discriminatedUnion('format', [
 ]);
 
 export const ksefRouter = router({
-  status: scopedProcedure.query(async ({ ctx }) => {
+  status: ownerProcedure.query(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     return {
       environment: mode.ksefEnvironment,
@@ -31,19 +31,19 @@ export const ksefRouter = router({
       emulator: ctx.scope.mode === 'test' && (await isKsefEmulator()),
     };
   }),
-  saveToken: scopedProcedure.input(z.object({ token: z.string().trim().min(10, 'required').max(2_000) })).mutation(async ({ ctx, input }) => {
+  saveToken: ownerProcedure.input(z.object({ token: z.string().trim().min(10, 'required').max(2_000) })).mutation(async ({ ctx, input }) => {
     return saveAndCheckKsefCredential(ctx.db, ctx.scope, { kind: 'token', token: input.token });
   }),
-  saveCertificate: scopedProcedure.input(ZCertificateUpload).mutation(async ({ ctx, input }) => {
+  saveCertificate: ownerProcedure.input(ZCertificateUpload).mutation(async ({ ctx, input }) => {
     const pair = readCertificate(input);
     return saveAndCheckKsefCredential(ctx.db, ctx.scope, { kind: 'certificate', ...pair });
   }),
-  testConnection: scopedProcedure.mutation(({ ctx }) => checkKsefConnection(ctx.db, ctx.scope)),
+  testConnection: ownerProcedure.mutation(({ ctx }) => checkKsefConnection(ctx.db, ctx.scope)),
   /**
    * Test mode with the local emulator only: a token of the seller's NIP, or a test certificate (which may enrol an
    * Offline certificate), saved like an uploaded one.
    */
-  connectEmulator: scopedProcedure.input(z.object({ kind: z.enum(['token', 'certificate']).default('token') }).optional()).mutation(async ({ ctx, input }) => {
+  connectEmulator: ownerProcedure.input(z.object({ kind: z.enum(['token', 'certificate']).default('token') }).optional()).mutation(async ({ ctx, input }) => {
     if (ctx.scope.mode !== 'test' || !(await isKsefEmulator())) throw new TRPCError({ code: 'BAD_REQUEST', message: 'The KSeF emulator is not running.' });
     try {
       await connectToEmulator(ctx.db, ctx.scope, ksefBaseUrl('test'), input?.kind ?? 'token');

@@ -7,7 +7,7 @@ import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-credentials/of
 import { enrolOfflineCertificate, finishOfflineEnrolment, TOKEN_CANNOT_ENROL } from '@/server/submission/enrol-offline-certificate';
 import { offlineSummary } from '@/server/submission/offline-deadlines';
 import { correctTechnically } from '@/server/submission/technical-correction';
-import { router, scopedProcedure } from '@/server/trpc/init';
+import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
 
 const ZCertificateUpload = z.discriminatedUnion('format', [
   z.object({ format: z.literal('p12'), p12Base64: z.string().min(1).max(200_000), password: z.string().max(500) }),
@@ -24,7 +24,9 @@ const EMULATOR_CERTIFICATE_HINT = 'In test mode with the local KSeF emulator, "C
 
 /** Offline issuing (issue 17): the KSeF Offline certificate, the setting, enrolment, deadlines, technical correction. */
 export const offlineRouter = router({
-  status: scopedProcedure.query(async ({ ctx }) => {
+  /** The overview's card: offline documents waiting for KSeF and their deadlines, without the certificate. */
+  summary: memberProcedure.query(({ ctx }) => offlineSummary(ctx.db, ctx.scope, new Date())),
+  status: ownerProcedure.query(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     const now = new Date();
     return {
@@ -43,18 +45,18 @@ export const offlineRouter = router({
       summary: await offlineSummary(ctx.db, ctx.scope, now),
     };
   }),
-  uploadCertificate: scopedProcedure.input(ZCertificateUpload).mutation(async ({ ctx, input }) => {
+  uploadCertificate: ownerProcedure.input(ZCertificateUpload).mutation(async ({ ctx, input }) => {
     const cert = await uploadOfflineCertificate(ctx.db, ctx.scope, input);
     return { serial: cert.serial, validTo: cert.validTo };
   }),
-  enrol: scopedProcedure.mutation(async ({ ctx }) => {
+  enrol: ownerProcedure.mutation(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     const outcome = mode.offlineEnrolment ? await finishOfflineEnrolment(ctx.db, ctx.scope) : await enrolOfflineCertificate(ctx.db, ctx.scope);
     if (outcome.state === 'failed') throw new TRPCError({ code: 'BAD_REQUEST', message: outcome.reason });
     return outcome.state === 'done' ? { state: 'done' as const, serial: outcome.certificate.serial } : { state: 'pending' as const };
   }),
-  setPolicy: scopedProcedure
+  setPolicy: ownerProcedure
     .input(z.object({ policy: z.enum(['off', 'when_unavailable', 'always']), delaySeconds: z.number().int() }))
     .mutation(({ ctx, input }) => setOfflinePolicy(ctx.db, ctx.scope, input)),
-  technicalCorrection: scopedProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) => correctTechnically(ctx.db, ctx.scope, input.id)),
+  technicalCorrection: ownerProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) => correctTechnically(ctx.db, ctx.scope, input.id)),
 });

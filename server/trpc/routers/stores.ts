@@ -4,21 +4,21 @@ import { disconnectStore } from '@/server/stores/disconnect';
 import { getStoreStatus } from '@/server/stores/store-status';
 import { updateStoreSettings, ZStoreSettings } from '@/server/stores/settings';
 import { syncStore } from '@/server/stores/sync';
-import { router, scopedProcedure } from '@/server/trpc/init';
+import { router, ownerProcedure } from '@/server/trpc/init';
 import { AppError } from '@/server/errors';
 
 const ZStoreId = z.object({ id: z.string().regex(/^st_[0-9A-Za-z]{1,64}$/) });
 
 export const storesRouter = router({
-  status: scopedProcedure.query(({ ctx }) => getStoreStatus(ctx.db, ctx.scope)),
-  connect: scopedProcedure
+  status: ownerProcedure.query(({ ctx }) => getStoreStatus(ctx.db, ctx.scope)),
+  connect: ownerProcedure
     .input(z.object({ url: z.string().max(2000), consumerKey: z.string().max(200), consumerSecret: z.string().max(200) }))
     .mutation(({ ctx, input }) => connectStore(ctx.db, ctx.scope, input)),
-  settings: scopedProcedure
+  settings: ownerProcedure
     .input(ZStoreId.extend(ZStoreSettings.shape))
     .mutation(({ ctx, input: { id, ...settings } }) => updateStoreSettings(ctx.db, ctx.scope, id, settings)),
-  disconnect: scopedProcedure.input(ZStoreId).mutation(({ ctx, input }) => disconnectStore(ctx.db, input.id, ctx.scope)),
-  sync: scopedProcedure.input(ZStoreId).mutation(async ({ ctx, input }) => {
+  disconnect: ownerProcedure.input(ZStoreId).mutation(({ ctx, input }) => disconnectStore(ctx.db, input.id, ctx.scope)),
+  sync: ownerProcedure.input(ZStoreId).mutation(async ({ ctx, input }) => {
     const status = await getStoreStatus(ctx.db, ctx.scope);
     if (status?.id !== input.id) throw new AppError('resource_missing', 'store', `No such store: ${input.id}.`);
     return syncStore(ctx.db, input.id);

@@ -7,23 +7,23 @@ import { listWebhookEndpoints } from '@/server/webhooks/list-webhook-endpoints';
 import { resendEvent } from '@/server/webhooks/resend-event';
 import { serializeWebhookEndpoint } from '@/server/webhooks/serialize-webhook-endpoint';
 import { zId } from '@/server/ids';
-import { router, scopedProcedure } from '@/server/trpc/init';
+import { router, ownerProcedure } from '@/server/trpc/init';
 
 const ZEndpointId = z.object({ id: zId('we') });
 
 export const webhooksRouter = router({
-  list: scopedProcedure.query(async ({ ctx }) => {
+  list: ownerProcedure.query(async ({ ctx }) => {
     const page = await listWebhookEndpoints(ctx.db, ctx.scope, { limit: 100 });
     return page.data.map(serializeWebhookEndpoint);
   }),
-  get: scopedProcedure.input(ZEndpointId).query(async ({ ctx, input }) => serializeWebhookEndpoint(await getWebhookEndpoint(ctx.db, ctx.scope, input.id))),
+  get: ownerProcedure.input(ZEndpointId).query(async ({ ctx, input }) => serializeWebhookEndpoint(await getWebhookEndpoint(ctx.db, ctx.scope, input.id))),
   /** The answer carries the secret: the only time it is shown. */
-  create: scopedProcedure.input(ZCreateWebhookEndpoint).mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, ctx.scope, input)),
-  delete: scopedProcedure.input(ZEndpointId).mutation(({ ctx, input }) => disableWebhookEndpoint(ctx.db, ctx.scope, input.id)),
-  deliveries: scopedProcedure
+  create: ownerProcedure.input(ZCreateWebhookEndpoint).mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, ctx.scope, input)),
+  delete: ownerProcedure.input(ZEndpointId).mutation(({ ctx, input }) => disableWebhookEndpoint(ctx.db, ctx.scope, input.id)),
+  deliveries: ownerProcedure
     .input(z.object({ endpointId: z.string(), beforeId: z.number().int().optional() }))
     .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.scope, { endpointId: input.endpointId, limit: 50, beforeId: input.beforeId })),
-  resend: scopedProcedure
+  resend: ownerProcedure
     .input(z.object({ eventId: z.string(), endpointId: z.string() }))
     .mutation(({ ctx, input }) => resendEvent(ctx.db, ctx.scope, input.eventId, input.endpointId)),
 });

@@ -1,0 +1,5 @@
+import { MembersView } from '@/app/components/members-view';
+
+export default function MembersPage() {
+  return <MembersView />;
+}
