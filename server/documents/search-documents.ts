@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, isNotNull, lte, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, lte, or, sql, sum, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
@@ -63,9 +63,12 @@ export const documentListColumns = {
 
 export type CurrencyTotals = { currency: string; documents: number; netGrosze: number; vatGrosze: number; grossGrosze: number };
 
-/** Net, VAT and gross per currency of what the filters select; a document not numbered yet has no amounts yet. */
-export async function documentTotals(db: DbOrTx, where: SQL | undefined): Promise<CurrencyTotals[]> {
-  const rows = await db
+/**
+ * How many documents the filters select, and their net, VAT and gross per currency, in one pass over them: a
+ * document not numbered yet has no currency and no amounts yet, so it counts only in `total`.
+ */
+export async function documentTotals(db: DbOrTx, where: SQL | undefined): Promise<{ total: number; totals: CurrencyTotals[] }> {
+  const groups = await db
     .select({
       currency: documents.currency,
       documents: count(),
@@ -74,16 +77,17 @@ export async function documentTotals(db: DbOrTx, where: SQL | undefined): Promis
       gross: sum(documents.totalGrossGrosze),
     })
     .from(documents)
-    .where(and(where, isNotNull(documents.currency), isNotNull(documents.totalGrossGrosze)))
+    .where(where)
     .groupBy(documents.currency)
     .orderBy(asc(documents.currency));
-  return rows.map((r) => ({
-    currency: r.currency!,
-    documents: r.documents,
-    netGrosze: Number(r.net ?? 0),
-    vatGrosze: Number(r.vat ?? 0),
-    grossGrosze: Number(r.gross ?? 0),
-  }));
+  return {
+    total: groups.reduce((n, g) => n + g.documents, 0),
+    totals: groups.flatMap((g) =>
+      g.currency === null
+        ? []
+        : [{ currency: g.currency, documents: g.documents, netGrosze: Number(g.net ?? 0), vatGrosze: Number(g.vat ?? 0), grossGrosze: Number(g.gross ?? 0) }],
+    ),
+  };
 }
 
 /**
@@ -93,8 +97,7 @@ export async function documentTotals(db: DbOrTx, where: SQL | undefined): Promis
 export async function searchDocuments(db: DbOrTx, scope: Scope, raw: SearchDocumentsInput) {
   const input = ZSearchDocuments.parse(raw);
   const where = documentFilter(scope, input);
-  const [[total], totals, rows] = await Promise.all([
-    db.select({ n: count() }).from(documents).where(where),
+  const [{ total, totals }, rows] = await Promise.all([
     documentTotals(db, where),
     db
       .select(documentListColumns)
@@ -104,5 +107,5 @@ export async function searchDocuments(db: DbOrTx, scope: Scope, raw: SearchDocum
       .limit(input.pageSize)
       .offset((input.page - 1) * input.pageSize),
   ]);
-  return { total: total?.n ?? 0, page: input.page, pageSize: input.pageSize, totals, rows };
+  return { total, page: input.page, pageSize: input.pageSize, totals, rows };
 }
