@@ -50,6 +50,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
                   <details>
                     <summary>
                       <code>{d.eventType}</code>
+                      {d.test ? <span className="badge"> {w.test}</span> : null}
                     </summary>
                     <dl className="facts small">
                       <dt>{w.request}</dt>
@@ -91,9 +92,11 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
                   </span>
                 </td>
                 <td>
-                  <button type="button" onClick={() => resend.mutate({ eventId: d.eventId, endpointId: d.endpointId })} disabled={resend.isPending}>
-                    {w.resend}
-                  </button>
+                  {d.test ? null : (
+                    <button type="button" onClick={() => resend.mutate({ eventId: d.eventId, endpointId: d.endpointId })} disabled={resend.isPending}>
+                      {w.resend}
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
