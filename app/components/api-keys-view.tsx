@@ -1,5 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { SecretOnce } from './secret-once';
@@ -14,6 +15,8 @@ export function ApiKeysView() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: () => void refresh() }));
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void refresh() }));
+  const rename = useMutation(trpc.apiKeys.rename.mutationOptions({ onSuccess: () => void refresh() }));
+  const [name, setName] = useState('');
   return (
     <>
       <h1>{k.title}</h1>
@@ -22,6 +25,7 @@ export function ApiKeysView() {
         <table aria-label={k.title}>
           <thead>
             <tr>
+              <th scope="col">{k.name}</th>
               <th scope="col">{k.prefix}</th>
               <th scope="col">{k.mode}</th>
               <th scope="col">{k.created}</th>
@@ -32,11 +36,21 @@ export function ApiKeysView() {
           <tbody>
             {data?.map((key) => (
               <tr key={key.id}>
+                <td>{key.name ?? '—'}</td>
                 <td className="mono">{key.prefix}…</td>
                 <td>{t.mode[key.mode]}</td>
                 <td>{formatDateTime(key.createdAt, locale)}</td>
                 <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt, locale) : k.never}</td>
-                <td>
+                <td className="row-actions">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      const next = window.prompt(k.renamePrompt, key.name ?? '');
+                      if (next !== null) rename.mutate({ id: key.id, name: next.trim() || null });
+                    }}
+                  >
+                    {k.rename}
+                  </button>
                   <button type="button" className="danger" onClick={() => window.confirm(k.confirmRevoke) && revoke.mutate({ id: key.id })}>
                     {k.revoke}
                   </button>
@@ -45,15 +59,30 @@ export function ApiKeysView() {
             ))}
             {!data ? (
               <tr>
-                <td colSpan={5}>{t.common.loading}</td>
+                <td colSpan={6}>{t.common.loading}</td>
               </tr>
             ) : null}
           </tbody>
         </table>
       </div>
-      <button type="button" className="primary" onClick={() => create.mutate()} disabled={create.isPending}>
-        {k.create}
-      </button>
+      <form
+        className="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate({ name: name.trim() || undefined }, { onSuccess: () => setName('') });
+        }}
+      >
+        <div className="field grow">
+          <label htmlFor="key-name">{k.name}</label>
+          <input id="key-name" value={name} maxLength={60} onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
+          <p id="key-name-hint" className="field-hint">
+            {k.nameHint}
+          </p>
+        </div>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {k.create}
+        </button>
+      </form>
     </>
   );
 }

@@ -52,6 +52,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
                   <details>
                     <summary>
                       <code>{d.eventType}</code>
+                      {d.test ? <span className="badge"> {w.test}</span> : null}
                     </summary>
                     <dl className="facts small">
                       <dt>{w.request}</dt>
@@ -93,7 +94,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
                   </span>
                 </td>
                 <td>
-                  {canResend ? (
+                  {canResend && !d.test ? (
                     <button type="button" onClick={() => resend.mutate({ eventId: d.eventId, endpointId: d.endpointId })} disabled={resend.isPending}>
                       {w.resend}
                     </button>

@@ -3,15 +3,24 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { apiKeys, type Mode } from '@/server/db/schema';
 import { newId, randomToken } from '@/server/ids';
+import { z } from 'zod';
 
 const PREFIX_LENGTH = 12; // `sk_test_` + 4 random characters: enough to tell keys apart in a list
+
+/** A key's name: what its owner calls it, to tell keys apart in the list. */
+export const ZApiKeyName = z.string().trim().min(1).max(60);
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** Creates a key of 192 random bits; only its SHA-256 is stored, so the returned text is the only copy. */
-export async function createApiKey(db: DbOrTx, accountId: string, mode: Mode): Promise<{ id: string; key: string; prefix: string }> {
+export async function createApiKey(
+  db: DbOrTx,
+  accountId: string,
+  mode: Mode,
+  name: string | null = null,
+): Promise<{ id: string; key: string; prefix: string }> {
   const key = `sk_${mode}_${randomToken(192)}`;
-  const row = { id: newId('key'), accountId, mode, prefix: key.slice(0, PREFIX_LENGTH), hash: hashApiKey(key) };
+  const row = { id: newId('key'), accountId, mode, name, prefix: key.slice(0, PREFIX_LENGTH), hash: hashApiKey(key) };
   await db.insert(apiKeys).values(row);
   return { id: row.id, key, prefix: row.prefix };
 }

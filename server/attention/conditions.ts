@@ -116,7 +116,8 @@ export const CONDITIONS: Condition[] = [
   { kind: 'documents_error', href: '/dashboard/invoices?status=error', find: documentsIn('error') },
   { kind: 'documents_rejected', href: '/dashboard/invoices?status=rejected', find: documentsIn('rejected') },
   {
-    // enabled endpoints whose latest delivery attempt failed after retries, or was the last one (spec 6.2)
+    // enabled endpoints whose latest delivery attempt failed after retries, or was the last one (spec 6.2); a test
+    // event's failure was shown to the person who sent it
     kind: 'webhooks_failing',
     href: '/dashboard/webhooks',
     find: (db, now, scope) =>
@@ -124,7 +125,7 @@ export const CONDITIONS: Condition[] = [
         db,
         sql`select e.account_id, e.mode, count(*)::int as n from webhook_endpoints e
           cross join lateral (select d.delivered, d.attempt, d.next_attempt_at, d.at from webhook_deliveries d
-            where d.endpoint_id = e.id order by d.id desc limit 1) last
+            where d.endpoint_id = e.id and d.test_event_id is null order by d.id desc limit 1) last
           where e.status = 'enabled' and last.delivered = 'no' and last.at >= ${ago(now, WEBHOOK_RECENT_MS)}
             and (last.attempt >= ${WEBHOOK_FAILING_ATTEMPT} or last.next_attempt_at is null) ${inScope('e', scope)}
           group by 1, 2`,

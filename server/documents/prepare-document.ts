@@ -134,18 +134,21 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
       outcome = 'waiting';
       return;
     }
-    const totalGross =
+    const totals =
       locked.kind === 'invoice'
-        ? computeTotals(order).grossGrosze
-        : computeCorrection(order, await earlierRefunds(tx, original!.id, locked.seq), ZNormalizedRefund.parse(locked.input)).grossGrosze;
+        ? computeTotals(order)
+        : computeCorrection(order, await earlierRefunds(tx, original!.id, locked.seq), ZNormalizedRefund.parse(locked.input));
     const series = seriesOf(locked.kind);
     const n = await takeNextNumber(tx, scope, series, periodOf(issueDate));
     const queued = await transition(tx, locked, 'queued', {
       number: formatNumber(series, periodOf(issueDate), n),
       issueDate,
-      totalGrossGrosze: totalGross,
+      totalGrossGrosze: totals.grossGrosze,
+      totalNetGrosze: totals.netGrosze,
+      totalVatGrosze: totals.vatGrosze,
       currency: prepared.currency,
       buyerNip: prepared.buyerNip,
+      buyerName: order.buyer.name,
       orderNumber: prepared.orderNumber,
       exchangeRate: prepared.exchangeRate,
       lastError: null,

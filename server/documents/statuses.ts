@@ -4,6 +4,8 @@
  */
 export const DOCUMENT_STATUSES = ['pending', 'queued', 'sending', 'accepted', 'rejected', 'skipped', 'waiting_for_plan_limit', 'error'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+/** The document kinds (pure for the same reason; the enum document_kind is made from it). */
+export const DOCUMENT_KINDS = ['invoice', 'correction'] as const;
 
 /** Statuses whose document is still on its way to KSeF: the queue depth, and what the dashboard keeps polling. */
 export const IN_FLIGHT_STATUSES = ['pending', 'queued', 'sending'] as const satisfies readonly DocumentStatus[];

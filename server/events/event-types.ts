@@ -17,6 +17,12 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Beyond the spec: the event the dashboard's "send test event" signs and delivers once to one endpoint. It is
+ * not an EventType: no document records it, GET /v1/events does not list it and no endpoint subscribes to it.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook_endpoint.test';
+
 /** The event a document of `kind` records on reaching `status`, or null when that status is not final. */
 export function eventTypeFor(kind: 'invoice' | 'correction', status: DocumentStatus): EventType | null {
   const type = `${kind}.${status}`;

@@ -100,4 +100,18 @@ describe('dashboard procedures', () => {
     await a.as().apiKeys.revoke({ id: created.id });
     expect(await a.as().apiKeys.list()).toHaveLength(1);
   });
+
+  test('API keys: named at creation and renamed; a blank or overlong name is refused', async () => {
+    const a = await signedUp('named@example.test');
+    const b = await signedUp('named-other@example.test');
+    const created = await a.as().apiKeys.create({ name: '  Sklep WooCommerce ' });
+    const named = async () => (await a.as().apiKeys.list()).find((k) => k.id === created.id)?.name;
+    expect(await named()).toBe('Sklep WooCommerce');
+    await a.as().apiKeys.rename({ id: created.id, name: 'ERP' });
+    expect(await named()).toBe('ERP');
+    expect(await code(a.as().apiKeys.rename({ id: created.id, name: '   ' }))).toBe('BAD_REQUEST');
+    expect(await code(a.as().apiKeys.create({ name: 'x'.repeat(61) }))).toBe('BAD_REQUEST');
+    expect(await code(b.as().apiKeys.rename({ id: created.id, name: 'B' }))).toBe('NOT_FOUND');
+    expect(await named()).toBe('ERP');
+  });
 });

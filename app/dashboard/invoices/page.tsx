@@ -1,9 +1,7 @@
 import { InvoicesTable } from '@/app/components/invoices-table';
-import { DOCUMENT_STATUSES } from '@/server/documents/statuses';
+import { readInvoiceListParams } from '@/app/components/invoice-list-params';
 
-export default async function InvoicesPage({ searchParams }: { searchParams: Promise<{ status?: string | string[] }> }) {
-  const { status } = await searchParams;
-  const initialStatus = DOCUMENT_STATUSES.find((s) => s === status);
-  // a new filter from a link mounts the table afresh with it
-  return <InvoicesTable key={initialStatus ?? ''} initialStatus={initialStatus} />;
+/** The filters live in the address (`?status=error` from the overview's attention list, back/forward, reload). */
+export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  return <InvoicesTable state={readInvoiceListParams(await searchParams)} />;
 }

@@ -74,6 +74,8 @@ export const apiKeys = pgTable(
     mode: modeEnum().notNull(),
     /** Shown in lists so a person can tell keys apart: `sk_test_` plus 4 characters. */
     prefix: text().notNull(),
+    /** What the owner calls the key ("WooCommerce shop", "ERP"): set at creation, renamable. */
+    name: text(),
     /** SHA-256 of the whole key, hex; the key itself is never stored. */
     hash: text().notNull(),
     createdAt: createdAt(),

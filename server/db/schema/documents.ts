@@ -15,6 +15,23 @@ export type StoredError = { type: string; code: string; message: string; param?:
  */
 export type DocumentWarning = { code: 'invoice_late' | 'buyer_address_incomplete' | 'issue_date_moved' | 'sent_offline'; message: string };
 
+/**
+ * The texts the dashboard searches in one expression, so one trigram index serves a "contains" search over all of
+ * them: order id, number, KSeF number, buyer name and NIP (the NIP from the stored order until the document is
+ * prepared). A line feed separates them: a search box cannot type one, so no match spans two fields.
+ */
+export const DOCUMENT_HAYSTACK = sql.raw(
+  `(coalesce(order_external_id, '') || E'\\n' || coalesce(number, '') || E'\\n' || coalesce(ksef_number, '') || E'\\n' || coalesce(buyer_name, input->'buyer'->>'name', '') || E'\\n' || coalesce(buyer_nip, input->'buyer'->>'nip', ''))`,
+);
+
+/**
+ * The order of numbers (`FV/2026/11/12`, server/documents/numbering.ts): by month, then series, then the counter
+ * read as a number, so FV/2026/11/10 follows FV/2026/11/9. Null while a document has no number.
+ */
+export const NUMBER_SORT_KEY = sql.raw(
+  `(split_part(number, '/', 2) || split_part(number, '/', 3) || split_part(number, '/', 1) || lpad(split_part(number, '/', 4), 10, '0'))`,
+);
+
 export const documents = pgTable(
   'documents',
   {
@@ -36,7 +53,12 @@ export const documents = pgTable(
     issueDate: text(), // YYYY-MM-DD, Europe/Warsaw
     currency: text(),
     totalGrossGrosze: bigint({ mode: 'number' }),
+    /** Net and VAT as numbered, beside the gross: the dashboard sums them over what its filters select. */
+    totalNetGrosze: bigint({ mode: 'number' }),
+    totalVatGrosze: bigint({ mode: 'number' }),
     buyerNip: text(),
+    /** Filled when prepared (a correction's from its invoice's order); before that only the stored order has it. */
+    buyerName: text(),
     buyerEmail: text(),
     /** The normalised order or refund (integer grosze), as validated at intake. */
     input: jsonb().notNull(),
@@ -86,6 +108,15 @@ export const documents = pgTable(
     index('documents_newest_idx').on(t.accountId, t.mode, t.seq.desc()),
     index('documents_invoice_idx').on(t.invoiceId),
     index('documents_status_idx').on(t.accountId, t.mode, t.status),
+    // the dashboard's sorts (server/documents/search-documents.ts); seq breaks ties so pages are stable
+    index('documents_issue_date_idx').on(t.accountId, t.mode, t.issueDate, t.seq),
+    index('documents_number_idx').on(t.accountId, t.mode, NUMBER_SORT_KEY, t.seq),
+    // "contains" search over the texts a person types (pg_trgm, drizzle/0011): see DOCUMENT_HAYSTACK. Writes go to
+    // GIN's pending list (every transition rewrites the row's entries), kept at 256 kB: a search scans that list
+    // linearly, and the default 4 MB cost searches ~400 ms at 100,000 documents (bench/document-search.ts).
+    index('documents_haystack_trgm_idx')
+      .using('gin', sql`(${DOCUMENT_HAYSTACK}) gin_trgm_ops`)
+      .with({ gin_pending_list_limit: 256 }),
     index('documents_offline_deadline_idx')
       .on(t.offlineDeadline)
       .where(sql`offline_mode and ksef_number is null`),

@@ -1,9 +1,9 @@
 import { pgEnum } from 'drizzle-orm/pg-core';
-import { DOCUMENT_STATUSES } from '@/server/documents/statuses';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES } from '@/server/documents/statuses';
 
 export const modeEnum = pgEnum('mode', ['test', 'live']);
 export const ksefEnvironmentEnum = pgEnum('ksef_environment', ['test', 'demo', 'prod']);
-export const documentKindEnum = pgEnum('document_kind', ['invoice', 'correction']);
+export const documentKindEnum = pgEnum('document_kind', DOCUMENT_KINDS);
 export const documentStatusEnum = pgEnum('document_status', DOCUMENT_STATUSES);
 
 export type Mode = (typeof modeEnum.enumValues)[number];

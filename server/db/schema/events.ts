@@ -47,9 +47,10 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
-    eventId: text()
-      .notNull()
-      .references(() => events.id),
+    /** Null for a test event, which is not stored in `events` (server/webhooks/send-test-event.ts). */
+    eventId: text().references(() => events.id),
+    /** The id a test event was sent with (its KSeF-Event-Id); null for every stored event's delivery. */
+    testEventId: text(),
     endpointId: text()
       .notNull()
       .references(() => webhookEndpoints.id),

@@ -5,6 +5,7 @@ import { getWebhookEndpoint } from '@/server/webhooks/get-webhook-endpoint';
 import { listDeliveries } from '@/server/webhooks/list-deliveries';
 import { listWebhookEndpoints } from '@/server/webhooks/list-webhook-endpoints';
 import { resendEvent } from '@/server/webhooks/resend-event';
+import { sendTestEvent } from '@/server/webhooks/send-test-event';
 import { serializeWebhookEndpoint } from '@/server/webhooks/serialize-webhook-endpoint';
 import { zId } from '@/server/ids';
 import { router, ownerProcedure } from '@/server/trpc/init';
@@ -23,6 +24,8 @@ export const webhooksRouter = router({
   deliveries: ownerProcedure
     .input(z.object({ endpointId: z.string(), beforeId: z.number().int().optional() }))
     .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.scope, { endpointId: input.endpointId, limit: 50, beforeId: input.beforeId })),
+  /** Owner-only: signs and sends a `webhook_endpoint.test` event now and answers with what the receiver did. */
+  sendTest: ownerProcedure.input(ZEndpointId).mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.scope, input.id)),
   resend: ownerProcedure
     .input(z.object({ eventId: z.string(), endpointId: z.string() }))
     .mutation(({ ctx, input }) => resendEvent(ctx.db, ctx.scope, input.eventId, input.endpointId)),

@@ -1,0 +1,39 @@
+import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
+import { db } from '@/server/db/client';
+import { documentsCsv } from '@/server/documents/documents-csv';
+import { listDocumentsForExport, ZExportDocuments } from '@/server/documents/list-documents-for-export';
+import { dictionaryFor, LOCALE_COOKIE, readLocale } from '@/app/i18n/locale';
+
+const cookieValue = (cookie: string | null, name: string) =>
+  cookie
+    ?.split(';')
+    .map((c) => c.trim().split('='))
+    .find(([k]) => k === name)?.[1];
+
+/**
+ * GET /dashboard/invoices/export?…: the invoice list's filters (the page's own search params) as a CSV file for
+ * Polish Excel, behind the dashboard session, in the mode of the switch.
+ */
+export const dynamic = 'force-dynamic';
+
+export async function GET(req: Request): Promise<Response> {
+  const cookie = req.headers.get('cookie');
+  const { userId, mode, accountId } = await readDashboardSession(cookie);
+  const access = await resolveDashboardScope(db(), userId, mode, accountId);
+  if (!access.ok)
+    return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
+  const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ''));
+  const parsed = ZExportDocuments.safeParse(params);
+  if (!parsed.success) return new Response(`bad filter: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, { status: 400 });
+  const t = dictionaryFor(readLocale(cookieValue(cookie, LOCALE_COOKIE)));
+  const rows = await listDocumentsForExport(db(), access.scope, parsed.data);
+  const csv = documentsCsv(rows, t.invoices.csv, { kind: (k) => t.kind[k as keyof typeof t.kind], status: (s) => t.status[s as keyof typeof t.status] });
+  return new Response(csv, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="documents-${access.scope.mode}.csv"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
