@@ -1,6 +1,7 @@
 import { Canvas, Document, Link, Page } from '@react-pdf/renderer';
 import { fontKey, pdfFontFor, type FontWeight } from './fonts';
 import { PAGE, type Op } from './layout';
+import { QUIET_MODULES as QUIET } from './qr-runs';
 
 /** Operations placed on a page: a block's ops shifted by (dx, dy). */
 export type PagePaint = { pieces: Array<{ ops: readonly Op[]; dx: number; dy: number }>; links: Array<Extract<Op, { t: 'link' }>> };
@@ -41,7 +42,6 @@ type Painter = {
 };
 
 const NO_WRAP = { lineBreak: false };
-const QUIET = 4; // modules of white border a scanner needs around a QR symbol
 
 function paint(painter: Painter, page: PagePaint): null {
   let weight: FontWeight | undefined;

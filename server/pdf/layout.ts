@@ -1,7 +1,7 @@
 import { SUMMARY_RATE_LABEL, formatDate, formatDecimal, formatExchangeRate, formatGrosze, formatMoney, formatQuantity, formatRateCode } from './format';
 import type { FontWeight } from './fonts';
 import { fontExtent, measureWidth, wrapRuns, type Run } from './measure';
-import { qrRuns, type QrRuns } from './qr-runs';
+import { QUIET_MODULES, qrRuns, type QrRuns } from './qr-runs';
 import type { TDocumentView, TPartyView, TRowView } from './view-model';
 
 /**
@@ -23,16 +23,16 @@ const SHADE = '#eef1f4';
 const ACCENT = '#d7282f';
 const LINK = '#1a4fa3';
 
-const TEXT = { size: 7.5, line: 10 } as const;
-const SECTION = { size: 9.5, height: 16, gap: 5 } as const;
-const TABLE = { size: 7, line: 9, headerSize: 6.5, headerLine: 8, padX: 2.5, padY: 3 } as const;
+const TEXT = { size: 7.5, line: 9.5 } as const;
+const SECTION = { size: 9.5, height: 15, gap: 4 } as const;
+const TABLE = { size: 7, line: 9, headerSize: 6.5, headerLine: 8, note: 6, noteLine: 7.5, padX: 2.5, padY: 2 } as const;
 const COLUMN_GAP = 16;
 const HALF = (CONTENT_WIDTH - COLUMN_GAP) / 2;
 /**
  * KOD I at 148 pt with its quiet zone: a 41-module symbol of 124 pt, as large as the official visualisation's 123 pt,
  * so it still decodes from a 60 dpi scan (render.test.ts); at 104 pt it stopped decoding below 72 dpi.
  */
-export const QR = { invoice: 148, certificate: 132, column: 170 } as const;
+export const QR = { invoice: 148, certificate: 132 } as const;
 
 type Align = 'left' | 'right' | 'center';
 
@@ -105,7 +105,7 @@ const field = (name: string, value: string): Run[] => [label(`${name}:`), { text
 function sectionTitle(pen: Pen, y: number, title: string, x = 0, width = CONTENT_WIDTH, note?: string): number {
   const top = glyphTop(SECTION.size, SECTION.height - 4);
   pen.text(x, y + top, title, SECTION.size, 'bold');
-  if (note) pen.paragraph([label(note)], x, y + 3, width, TEXT.size, TEXT.line, 'right');
+  if (note) pen.paragraph([label(note)], x, y + 2, width, TEXT.size, TEXT.line, 'right');
   pen.line(x, y + SECTION.height - 2.5, width, 0.75, INK);
   return SECTION.height;
 }
@@ -161,7 +161,7 @@ function header(view: TDocumentView): Block {
   y += pen.paragraph([{ text: view.number, weight: 'bold' }], rx, y, right, 13, 16, 'right');
   y += pen.paragraph([{ text: documentTitle(view), weight: 'bold' }], rx, y, right, 9, 12, 'right');
   if (view.ksefNumber) y += pen.paragraph(field('Numer KSeF', view.ksefNumber), rx, y, right, TEXT.size, TEXT.line, 'right');
-  return pen.block(Math.max(y, 20) + 8);
+  return pen.block(Math.max(y, 20) + 5);
 }
 
 /** TypKorekty texts of the Ministry's visualisation. */
@@ -290,7 +290,7 @@ function tableHeader(columns: readonly Column[]): Block {
   return pen.block(height + 0.5);
 }
 
-/** A table row; `notes` adds muted text after a cell's own (the UU_ID after the name), on its line when it fits. */
+/** A table row; `notes` adds a smaller muted line to a cell (the UU_ID under the name), after its text when it fits there. */
 function tableRow(columns: readonly Column[], cells: Record<string, string>, extra: Partial<Block> = {}, notes: Record<string, string> = {}): Block {
   const pen = new Pen();
   let x = 0;
@@ -298,13 +298,32 @@ function tableRow(columns: readonly Column[], cells: Record<string, string>, ext
   for (const c of columns) {
     const text = cells[c.key];
     const note = notes[c.key];
-    const runs: Run[] = [...(text ? [{ text }] : []), ...(note ? [label(text ? ` ${note}` : note)] : [])];
-    if (runs.length) h = Math.max(h, pen.paragraph(runs, x + TABLE.padX, TABLE.padY, c.width - 2 * TABLE.padX, TABLE.size, TABLE.line, c.align));
+    const width = c.width - 2 * TABLE.padX;
+    let cell = text ? pen.paragraph([{ text }], x + TABLE.padX, TABLE.padY, width, TABLE.size, TABLE.line, c.align) : 0;
+    if (note) cell = cellNote(pen, text ?? '', note, x + TABLE.padX, cell, width);
+    h = Math.max(h, cell);
     x += c.width;
   }
   const height = h + 2 * TABLE.padY;
   pen.line(0, height, CONTENT_WIDTH);
   return pen.block(height + 0.25, extra);
+}
+
+/**
+ * A cell's note in TABLE.note type: on the text's last line when it fits after it (baselines aligned), else on lines of
+ * its own below; returns the cell's new height. The note is muted and smaller, so a UU_ID costs a short row no height.
+ */
+function cellNote(pen: Pen, text: string, note: string, x: number, height: number, width: number): number {
+  const last = text ? (wrapRuns([{ text }], width, TABLE.size).at(-1) ?? []) : [];
+  const end = last.reduce((w, p) => Math.max(w, p.x + p.width), 0);
+  const gap = text ? measureWidth(' ', TABLE.size) : 0;
+  if (height > 0 && end + gap + measureWidth(note, TABLE.note) <= width) {
+    extent ??= fontExtent();
+    const baseline = glyphTop(TABLE.size, TABLE.line) + (TABLE.size - TABLE.note) * extent.ascent;
+    pen.text(x + end + gap, TABLE.padY + height - TABLE.line + baseline, note, TABLE.note, 'normal', MUTED);
+    return height;
+  }
+  return height + pen.paragraph([label(note)], x, TABLE.padY + height, width, TABLE.note, TABLE.noteLine);
 }
 
 /** Columns of the rows table; Rabat and the annex-15 marker only when some row has them. */
@@ -313,11 +332,11 @@ export function rowColumns(rows: readonly TRowView[]): Column[] {
     { key: 'lp', label: 'Lp.', width: 24, align: 'center' },
     { key: 'name', label: 'Nazwa towaru lub usługi', width: 0, align: 'left' },
     { key: 'sku', label: 'Indeks', width: 56, align: 'left' },
-    { key: 'quantity', label: 'Ilość', width: 36, align: 'right' },
+    { key: 'quantity', label: 'Ilość', width: 32, align: 'right' },
     { key: 'unit', label: 'Miara', width: 28, align: 'left' },
     { key: 'unitGross', label: 'Cena jedn. brutto', width: 58, align: 'right' },
     ...(rows.some((r) => r.discount) ? [{ key: 'discount', label: 'Rabat', width: 46, align: 'right' } as const] : []),
-    { key: 'rate', label: 'Stawka podatku', width: 40, align: 'right' },
+    { key: 'rate', label: 'Stawka podatku', width: 36, align: 'right' },
     ...(rows.some((r) => r.annex15) ? [{ key: 'annex15', label: 'Zał. nr 15 do ustawy', width: 38, align: 'center' } as const] : []),
     { key: 'gross', label: 'Wartość sprzedaży brutto', width: 70, align: 'right' },
   ];
@@ -364,8 +383,8 @@ function rowBlocks(view: TDocumentView, columns: readonly Column[]): Block[] {
 function total(view: TDocumentView): Block {
   const pen = new Pen();
   const name = view.type === 'KOR' ? 'Korekta kwoty należności ogółem' : 'Kwota należności ogółem';
-  pen.paragraph([label(`${name}:`), { text: formatMoney(view.totalGrosze, view.currency), weight: 'bold' }], 0, 4, CONTENT_WIDTH, 10, 14, 'right');
-  return pen.block(24);
+  pen.paragraph([label(`${name}:`), { text: formatMoney(view.totalGrosze, view.currency), weight: 'bold' }], 0, 2, CONTENT_WIDTH, 10, 14, 'right');
+  return pen.block(18);
 }
 
 function vatSummary(view: TDocumentView): Block {
@@ -467,68 +486,72 @@ function transactionTerms(view: TDocumentView): Part | null {
   };
 }
 
-/** Payment and transaction terms: side by side when both are there, a part alone spans the page in two columns. */
-function paymentAndTerms(view: TDocumentView): Block | null {
-  const parts = [payment(view), transactionTerms(view)].filter((p): p is Part => p !== null);
-  const [only] = parts;
-  if (parts.length !== 2) return only ? section(only.title, (pen, y) => twoColumns(pen, y, only.items)) : null;
-  const pen = new Pen();
-  const heights = parts.map((part, i) => {
-    const x = i * (HALF + COLUMN_GAP);
-    let y = sectionTitle(pen, 0, part.title, x, HALF);
-    for (const item of part.items) y += pen.paragraph(item, x, y, HALF);
-    return y;
-  });
-  return pen.block(Math.max(...heights) + SECTION.gap);
+type QrCode = { title: string; url: string; caption: string; help: string; size: number };
+
+/**
+ * A titled QR code in a box `width` wide from `x`: the symbol at the left with its caption under it, the help text and
+ * the link beside it. Returns the height used.
+ */
+function qrCode(pen: Pen, code: QrCode, x: number, width: number): number {
+  const y = sectionTitle(pen, 0, code.title, x, width);
+  const qr = qrRuns(code.url);
+  pen.ops.push({ t: 'qr', x, y, size: code.size, qr });
+  // centred under the symbol and never wrapped: a KSeF number is a little wider than the code
+  const captionWidth = Math.max(code.size, measureWidth(code.caption, 7, 'bold'));
+  const caption = pen.paragraph([{ text: code.caption, weight: 'bold' }], x + (code.size - captionWidth) / 2, y + code.size + 2, captionWidth, 7, 9, 'center');
+  const tx = x + code.size + 8;
+  const tw = width - code.size - 8;
+  // the symbol's quiet zone is white: the text starts level with the symbol's top
+  let ty = y + (code.size * QUIET_MODULES) / (qr.size + 2 * QUIET_MODULES);
+  ty += pen.paragraph([{ text: code.help }], tx, ty, tw) + 4;
+  const link = pen.paragraph([{ text: code.url, color: LINK }], tx, ty, tw);
+  pen.ops.push({ t: 'link', x: tx, y: ty, w: tw, h: link, url: code.url });
+  return y + Math.max(code.size + 2 + caption, ty + link - y);
 }
 
-function qrBlock(opts: { title: string; url: string; caption: string; help: string; size: number; after?: Run[] }): Block {
-  const pen = new Pen();
-  let y = sectionTitle(pen, 0, opts.title);
-  const qr = qrRuns(opts.url);
-  pen.ops.push({ t: 'qr', x: (QR.column - opts.size) / 2, y, size: opts.size, qr });
-  const caption = pen.paragraph([{ text: opts.caption, weight: 'bold' }], 0, y + opts.size + 2, QR.column, 7, 9, 'center');
-  const x = QR.column + 12;
-  const width = CONTENT_WIDTH - x;
-  let ty = y + 24;
-  ty += pen.paragraph([{ text: opts.help }], x, ty, width) + 4;
-  const linkHeight = pen.paragraph([{ text: opts.url, color: LINK }], x, ty, width);
-  pen.ops.push({ t: 'link', x, y: ty, w: width, h: linkHeight, url: opts.url });
-  ty += linkHeight;
-  if (opts.after) ty += 6 + pen.paragraph(opts.after, x, ty + 6, width);
-  y += Math.max(opts.size + 2 + caption, ty - y);
-  return pen.block(y + SECTION.gap);
+function kodI(view: TDocumentView): QrCode {
+  return {
+    title: 'Sprawdź, czy Twoja faktura znajduje się w KSeF!',
+    url: view.qr.url,
+    caption: view.ksefNumber ?? 'OFFLINE',
+    help: 'Nie możesz zeskanować kodu z obrazka? Kliknij w link weryfikacyjny i przejdź do weryfikacji faktury!',
+    size: QR.invoice,
+  };
 }
 
-function qrBlocks(view: TDocumentView): Block[] {
-  const offline = view.ksefNumber === null;
-  const certificate = view.certificateQr && offline ? view.certificateQr : undefined;
-  // "Wytworzona w:" (Naglowek/SystemInfo) closes the document, beside the last code
-  const producedBy = view.systemInfo ? field('Wytworzona w', view.systemInfo) : undefined;
-  const blocks = [
-    qrBlock({
-      title: 'Sprawdź, czy Twoja faktura znajduje się w KSeF!',
-      url: view.qr.url,
-      caption: view.ksefNumber ?? 'OFFLINE',
-      help: 'Nie możesz zeskanować kodu z obrazka? Kliknij w link weryfikacyjny i przejdź do weryfikacji faktury!',
-      size: QR.invoice,
-      ...(!certificate && producedBy && { after: producedBy }),
-    }),
-  ];
-  // KOD II is printed on a document issued offline only (KSeF brief §10)
-  if (certificate) {
-    blocks.push(
-      qrBlock({
-        title: 'Zweryfikuj wystawcę faktury!',
-        url: certificate.url,
-        caption: 'CERTYFIKAT',
-        help: 'Nie możesz zeskanować kodu z obrazka? Kliknij w link weryfikacyjny i przejdź do weryfikacji wystawcy!',
-        size: QR.certificate,
-        ...(producedBy && { after: producedBy }),
-      }),
-    );
+/**
+ * The document's close in two columns: payment, transaction terms and "Wytworzona w:" (Naglowek/SystemInfo) on the
+ * left, KOD I on the right, so the code (as large as the official one) shares its band instead of taking a page-wide one.
+ * The code's column is a little wider than half, for its title on one line.
+ */
+function closing(view: TDocumentView): Block {
+  const pen = new Pen();
+  const codeWidth = 272;
+  const width = CONTENT_WIDTH - codeWidth - COLUMN_GAP;
+  let left = 0;
+  for (const part of [payment(view), transactionTerms(view)]) {
+    if (!part) continue;
+    left += sectionTitle(pen, left, part.title, 0, width);
+    for (const item of part.items) left += pen.paragraph(item, 0, left, width);
+    left += SECTION.gap;
   }
-  return blocks;
+  if (view.systemInfo) left += pen.paragraph(field('Wytworzona w', view.systemInfo), 0, left, width);
+  const right = qrCode(pen, kodI(view), width + COLUMN_GAP, codeWidth);
+  return pen.block(Math.max(left, right) + SECTION.gap);
+}
+
+/** KOD II, printed on a document issued offline only (KSeF brief §10), across the page under the close. */
+function certificateCode(view: TDocumentView): Block | null {
+  if (!view.certificateQr || view.ksefNumber !== null) return null;
+  const pen = new Pen();
+  const code = {
+    title: 'Zweryfikuj wystawcę faktury!',
+    url: view.certificateQr.url,
+    caption: 'CERTYFIKAT',
+    help: 'Nie możesz zeskanować kodu z obrazka? Kliknij w link weryfikacyjny i przejdź do weryfikacji wystawcy!',
+    size: QR.certificate,
+  };
+  return pen.block(qrCode(pen, code, 0, CONTENT_WIDTH) + SECTION.gap);
 }
 
 export type DocumentPlan = {
@@ -560,8 +583,8 @@ export function planBlocks(view: TDocumentView): DocumentPlan {
     vatSummary(view),
     annotations(view),
     notes(view),
-    paymentAndTerms(view),
-    ...qrBlocks(view),
+    closing(view),
+    certificateCode(view),
   ].filter((b): b is Block => b !== null);
   return { blocks, tableHeader: tableHeader(columns), continuation: continuation.block(TEXT.line + 5) };
 }

@@ -1,5 +1,8 @@
 import QRCode from 'qrcode';
 
+/** Modules of white border a scanner needs around a QR symbol, drawn inside the symbol's box. */
+export const QUIET_MODULES = 4;
+
 export type QrRuns = {
   /** Modules per side, without the quiet zone. */
   size: number;

@@ -111,6 +111,7 @@ describe('invoice 4817 (PLN)', () => {
     expect(decodeQr(pdf, 1)).toBe(expected);
     expect(text).toContain('Sprawdź, czy Twoja faktura znajduje się w KSeF!');
     expect(text.replace(/ /g, '')).toContain(expected); // the link, wrapped where it reaches the margin
+    expect(pdf.toString('latin1')).toContain(`/URI (${expected})`); // and clickable
   });
 
   test('KOD I still decodes from a 60 dpi scan with ZBar, as the official visualisation does (its symbol is 123 pt)', () => {
@@ -305,7 +306,8 @@ describe('facts the XML may carry', () => {
     const codeAbove = (caption: string, size: number) => {
       const page = pages.findIndex((p) => p.words.some((w) => w.text === caption));
       const word = pages[page]!.words.find((w) => w.text === caption)!;
-      return decodeQr(pdf, page + 1, 200, { x: PAGE.marginX, y: word.yMin - size - 8, w: QR.column, h: size + 8 });
+      const middle = (word.xMin + word.xMax) / 2;
+      return decodeQr(pdf, page + 1, 200, { x: middle - size / 2 - 4, y: word.yMin - size - 8, w: size + 8, h: size + 8 });
     };
     expect(codeAbove('OFFLINE', QR.invoice)).toBe(view.qr.url);
     expect(codeAbove('CERTYFIKAT', QR.certificate)).toBe(certificateUrl);
@@ -314,8 +316,10 @@ describe('facts the XML may carry', () => {
 
 describe.each([
   { rows: 1, pages: 1 },
-  // a row prints its UU_ID and KOD I is as large as the official one (123 pt): five short rows still fit one page
-  { rows: 5, pages: 1 },
+  // each row prints its UU_ID and KOD I is as large as the official one (123 pt), beside the payment: eleven rows and
+  // the delivery row still fit one page (ten did before the UU_IDs and the larger code, five with them stacked)
+  { rows: 11, pages: 1 },
+  { rows: 12, pages: 2 },
   { rows: 10, pages: 2, longNames: true },
   { rows: 1000, pages: undefined },
 ])('$rows rows (long names: $longNames)', ({ rows, pages: expectedPages, longNames }) => {
