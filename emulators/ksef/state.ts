@@ -113,7 +113,7 @@ export type Session = {
   /** Invoices sent but not yet final; the session finishes closing when it reaches 0. */
   pending: number;
   upoReferences: string[];
-  batch?: { fileSize: number; fileHash: string; parts: BatchPart[]; offline: boolean };
+  batch?: { fileSize: number; fileHash: string; parts: BatchPart[]; offline: boolean; compressionType: 'Zip' | 'TarGz' };
 };
 
 export type Counters = {
