@@ -231,6 +231,8 @@ export const en: Dictionary = {
     count: 'documents',
   },
   detail: {
+    ksefWarnings: 'KSeF warnings',
+    ksefWarningsHint: 'Accepted, but KSeF says it may refuse this later:',
     warnings: 'Warnings',
     offline: 'Sent offline (offline24)',
     offlineDeadline: 'KSeF deadline:',

@@ -231,6 +231,8 @@ export const pl = {
     count: 'dokumentów',
   },
   detail: {
+    ksefWarnings: 'Ostrzeżenia KSeF',
+    ksefWarningsHint: 'Przyjęte, ale KSeF uprzedza, że później może to odrzucić:',
     warnings: 'Ostrzeżenia',
     offline: 'Wysłana w trybie offline (offline24)',
     offlineDeadline: 'Termin w KSeF:',

@@ -12,7 +12,7 @@ const ZCertificateCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), ki
 
 export const ZFaultRule = z.object({
   endpoint: z.string().min(1),
-  kind: z.enum(['latency', 'error5xx', 'html502', 'html503', 'reset', 'timeout', 'rate429', 'reject', 'stuck']),
+  kind: z.enum(['latency', 'error5xx', 'html502', 'html503', 'reset', 'timeout', 'rate429', 'reject', 'stuck', 'warning']),
   probability: z.number().min(0).max(1).optional(),
   times: z.number().int().min(1).optional(),
   latencyMs: z.number().int().min(0).optional(),
@@ -21,6 +21,11 @@ export const ZFaultRule = z.object({
   rejectCode: z.number().int().optional(),
   rejectDetail: z.string().optional(),
   stuckSeconds: z.number().min(0).optional(),
+  // KSeF folds its warnings to ASCII; an HTTP header could not carry more anyway
+  warning: z
+    .string()
+    .regex(/^[\x20-\x7e]+$/)
+    .optional(),
 });
 const ZFaults = z.object({ rules: z.array(ZFaultRule), seed: z.number().int().optional() });
 const ZLimits = z.object({ mode: z.enum(['test', 'prod', 'off']) });

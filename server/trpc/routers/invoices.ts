@@ -9,6 +9,7 @@ import { isRetryable, retryDocument } from '@/server/documents/retry-document';
 import { serializeDocument } from '@/server/documents/serialize-document';
 import { parseRefundInput } from '@/server/orders/order-schema';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
+import { warningsOfDocument } from '@/server/submission/ksef-warnings';
 import { listDeliveries } from '@/server/webhooks/list-deliveries';
 import { zId } from '@/server/ids';
 import { router, scopedProcedure } from '@/server/trpc/init';
@@ -21,10 +22,11 @@ export const invoicesRouter = router({
   detail: scopedProcedure.input(ZDocumentId).query(async ({ ctx, input }) => {
     const doc = await getDocument(ctx.db, ctx.scope, input.id);
     const corrections = doc.kind === 'invoice' ? ((await correctionsOf(ctx.db, ctx.scope, [doc.id])).get(doc.id) ?? []) : [];
-    const [timeline, deliveries, events] = await Promise.all([
+    const [timeline, deliveries, events, ksefWarnings] = await Promise.all([
       listDocumentTimeline(ctx.db, ctx.scope, doc.id),
       listDeliveries(ctx.db, ctx.scope, { documentId: doc.id, limit: 50 }),
       listDocumentEvents(ctx.db, ctx.scope, doc.id),
+      warningsOfDocument(ctx.db, doc),
     ]);
     const input_ = doc.kind === 'invoice' ? { order: ZNormalizedOrder.parse(doc.input) } : { refund: ZNormalizedRefund.parse(doc.input) };
     return {
@@ -34,6 +36,7 @@ export const invoicesRouter = router({
       exchangeRate: doc.exchangeRate as { rate: string; date: string; table: string } | null,
       mailStatus: doc.mailStatus,
       warnings: doc.warnings,
+      ksefWarnings: ksefWarnings.map((w) => ({ at: w.at.toISOString(), method: w.method, path: w.path, code: w.code, message: w.message })),
       offline: doc.offlineMode ? { deadline: doc.offlineDeadline?.toISOString() ?? null } : null,
       hasXml: doc.fa3Xml !== null,
       hasUpo: doc.upoXml !== null,
