@@ -7,7 +7,13 @@ import { createLimitsState } from './limits';
 import { createTestCertificate } from './self-signed-certificate';
 
 /** Control endpoints outside the KSeF API (README.md of the emulator): test credentials, faults, limits, counters. */
-const ZCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), description: z.string().min(5).max(256).optional() });
+const ZCredentials = z.object({
+  nip: z.string().regex(/^\d{10}$/),
+  description: z.string().min(5).max(256).optional(),
+  /** issue day (its reference number's date) and end; by default today, and 30.11.2027 for tokens issued in 2026 */
+  issuedAt: z.iso.datetime().optional(),
+  validTo: z.iso.datetime().nullable().optional(),
+});
 const ZCertificateCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), kind: z.enum(['seal', 'person']).optional() });
 
 export const ZFaultRule = z.object({
@@ -38,8 +44,11 @@ const ZLifetimes = z.object({
 
 export function createCredentials(ctx: Ctx): Reply {
   const body = readJson(ctx, ZCredentials);
-  const token = createKsefToken(ctx.state, body.nip, ['InvoiceRead', 'InvoiceWrite', 'CredentialsManage'], body.description ?? 'KSeF Relay emulator token');
-  return json(201, { nip: body.nip, token: token.token, referenceNumber: token.referenceNumber });
+  const token = createKsefToken(ctx.state, body.nip, ['InvoiceRead', 'InvoiceWrite', 'CredentialsManage'], body.description ?? 'KSeF Relay emulator token', {
+    issuedAt: body.issuedAt ? new Date(body.issuedAt) : undefined,
+    validTo: body.validTo === undefined ? undefined : body.validTo === null ? null : new Date(body.validTo),
+  });
+  return json(201, { nip: body.nip, token: token.token, referenceNumber: token.referenceNumber, validTo: token.validTo?.toISOString() ?? null });
 }
 
 /**

@@ -71,6 +71,8 @@ export type KsefToken = {
   dateCreated: Date;
   lastUseDate?: Date;
   status: 'Active' | 'Revoked';
+  /** From this moment the token no longer logs in; null: no end. */
+  validTo: Date | null;
 };
 
 export type InvoiceRecord = {

@@ -82,7 +82,8 @@ export const CONDITIONS: Condition[] = [
       ),
   },
   {
-    // certificates whose notAfter we know (the KSeF login certificate, the Offline certificate for KOD II); tokens have none
+    // certificates by their notAfter (the KSeF login certificate, the Offline certificate for KOD II), and KSeF tokens
+    // issued until 31.12.2026, which stop working on 30.11.2027 (server/ksef-credentials/credential-expiry.ts)
     kind: 'ksef_credentials_expiring',
     href: '/dashboard/ksef',
     find: (db, now, scope) => {
