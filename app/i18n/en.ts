@@ -90,10 +90,11 @@ export const en: Dictionary = {
     of: 'of',
     kinds: {
       ksef_credentials_failing: 'KSeF connection failing (token or certificate)',
-      ksef_credentials_expiring: 'KSeF certificates expiring within 30 days or expired',
+      ksef_credentials_expiring: 'KSeF certificates or tokens expiring within 30 days or expired',
       offline_deadline: 'Offline invoices close to or past their KSeF deadline',
       documents_error: 'Documents in error (last 30 days)',
       documents_rejected: 'Documents rejected by KSeF (last 30 days)',
+      ksef_warnings_repeating: 'KSeF warnings repeating (3 or more in 24 h): see the invoices',
       webhooks_failing: 'Webhook endpoints failing to receive events',
       store_failing: 'Store unreachable or its webhooks disabled',
       plan_limit_near: 'Plan limit nearly used (invoices this month)',

@@ -89,10 +89,11 @@ export const pl = {
     of: 'z',
     kinds: {
       ksef_credentials_failing: 'Połączenie z KSeF nie działa (token lub certyfikat)',
-      ksef_credentials_expiring: 'Certyfikaty KSeF wygasają w ciągu 30 dni lub wygasły',
+      ksef_credentials_expiring: 'Certyfikaty lub tokeny KSeF wygasają w ciągu 30 dni lub wygasły',
       offline_deadline: 'Faktury offline bliskie terminu przesłania do KSeF lub po terminie',
       documents_error: 'Dokumenty z błędem (ostatnie 30 dni)',
       documents_rejected: 'Dokumenty odrzucone przez KSeF (ostatnie 30 dni)',
+      ksef_warnings_repeating: 'Powtarzające się ostrzeżenia KSeF (3 lub więcej w 24 h): zobacz faktury',
       webhooks_failing: 'Webhooki, których dostarczenie się nie udaje',
       store_failing: 'Sklep nieosiągalny albo jego webhooki wyłączone',
       plan_limit_near: 'Limit planu prawie wykorzystany (faktury w tym miesiącu)',
