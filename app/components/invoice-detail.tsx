@@ -107,6 +107,24 @@ export function InvoiceDetail({ id }: { id: string }) {
                 </dd>
               </>
             ) : null}
+            {data.ksefWarnings.length ? (
+              <>
+                <dt>{d.ksefWarnings}</dt>
+                <dd>
+                  <p className="muted">{d.ksefWarningsHint}</p>
+                  <ul className="warn" data-testid="ksef-warnings">
+                    {data.ksefWarnings.map((w, i) => (
+                      <li key={i}>
+                        <time dateTime={w.at}>{formatDateTime(w.at, locale)}</time> {w.code ? <code>{w.code}</code> : null} {w.message}{' '}
+                        <span className="muted mono">
+                          ({w.method} {w.path})
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            ) : null}
             <dt>{d.mail}</dt>
             <dd>{data.mailStatus ? t.mail[data.mailStatus] : '—'}</dd>
             <dt>{d.lastError}</dt>

@@ -65,6 +65,15 @@ export function KsefConnection() {
           <dd>{data ? k.env[data.environment] : '\u00a0'}</dd>
           <dt>{k.credential}</dt>
           <dd>{data ? (data.credentialKind ? k.credentialKind[data.credentialKind] : t.common.none) : '\u00a0'}</dd>
+          {data?.credentialExpiry ? (
+            <>
+              <dt>{k.validTo}</dt>
+              <dd data-testid="ksef-valid-to" className={data.credentialExpiry === 'expiring' || data.credentialExpiry === 'expired' ? 'warn' : undefined}>
+                {data.credentialValidTo ? formatDateTime(data.credentialValidTo, locale) : k.noExpiryKnown}
+                {data.credentialExpiry === 'expiring' ? ` (${k.expiringSoon})` : data.credentialExpiry === 'expired' ? ` (${k.expired})` : ''}
+              </dd>
+            </>
+          ) : null}
           <dt>{k.state}</dt>
           <dd data-testid="ksef-state" className={data?.connected ? 'ok' : 'warn'}>
             {data ? (data.connected ? k.connected : (data.checkError ?? '—')) : '\u00a0'}
@@ -81,6 +90,7 @@ export function KsefConnection() {
           </span>
         </div>
         <p className="muted">{k.stored}</p>
+        {data?.credentialKind === 'token' ? <p className="muted">{k.tokenEnd}</p> : null}
       </section>
       {data?.emulator ? (
         <section className="card" aria-labelledby="emulator-h">

@@ -94,6 +94,7 @@ export function ksefTokenAuth(ctx: Ctx) {
     else if (cut < 0 || Number(plain.slice(cut + 1)) !== challengeInfo.timestampMs) final = STATUS.badToken('Nieprawidłowy czas tokena.');
     else if (!token) final = STATUS.badToken('Nieprawidłowy token.');
     else if (token.status === 'Revoked') final = STATUS.badToken('Token unieważniony.');
+    else if (token.validTo && token.validTo.getTime() <= Date.now()) final = STATUS.badToken('Token wygasł.');
     else if (token.nip !== nip) final = STATUS.noPermissions(`Token nie ma uprawnień w kontekście ${nip}.`);
     else {
       token.lastUseDate = new Date();

@@ -35,6 +35,7 @@ test('a batch in several parts: each invoice processed on its own, failures list
   const invoices = Array.from({ length: 30 }, (_, i) => ({ fileName: `inv-${i}.xml`, xml: sampleInvoice({ nip, number: `B/${i}` }) }));
   invoices.push({ fileName: 'bad.xml', xml: sampleInvoice({ nip, number: 'B/bad' }).replace('<P_2>', '<P_2x>').replace('</P_2>', '</P_2x>') });
   const batch = await sendBatch(client, accessToken, invoices, { partBytes: 4_000 });
+  expect(batch.compressionType).toBe('TarGz'); // 31 similar invoices: one gzip stream beats Zip's per-file deflate
 
   const status = await getSessionStatus(client, accessToken, batch.referenceNumber);
   expect(status.status.code).toBe(200);
@@ -50,6 +51,20 @@ test('a batch in several parts: each invoice processed on its own, failures list
 
   const upo = await getSessionUpo(client, accessToken, batch.referenceNumber, status.upo?.pages[0]?.referenceNumber ?? '');
   expect(upo).toContain('<CalkowitaLiczbaDokumentow>30</CalkowitaLiczbaDokumentow>');
+});
+
+test.each(['Zip', 'TarGz'] as const)('a %s package is unpacked as declared in batchFile.compressionType', async (compressionType) => {
+  const { nip, accessToken } = await login();
+  const invoices = Array.from({ length: 3 }, (_, i) => ({
+    fileName: `${compressionType}-${i}.xml`,
+    xml: sampleInvoice({ nip, number: `${compressionType}/${i}` }),
+  }));
+  const batch = await sendBatch(client, accessToken, invoices, { compressionType });
+  expect(batch.compressionType).toBe(compressionType);
+  const status = await getSessionStatus(client, accessToken, batch.referenceNumber);
+  expect([status.status.code, status.successfulInvoiceCount]).toEqual([200, 3]);
+  const numbers = (await listSessionInvoices(client, accessToken, batch.referenceNumber)).map((i) => i.invoiceNumber).sort();
+  expect(numbers).toEqual([`${compressionType}/0`, `${compressionType}/1`, `${compressionType}/2`]);
 });
 
 const openBatch = async (accessToken: string, encryption: object) =>

@@ -8,6 +8,7 @@ import { SESSION_STATUS, finishSessionIfDone } from './processing';
 import { addInvoice, checkFormCode, newSession, ownSession, unwrapSessionKey, ZBase64, ZEncryption, ZFormCode } from './sessions';
 import { later, type Session, type StatusInfo } from './state';
 import { checkPresigned, presign } from './storage';
+import { untarGzSync } from './tar-gz';
 import { requireBearer } from './tokens';
 
 const ZSha256 = ZBase64.length(44);
@@ -34,7 +35,6 @@ export function openBatchSession(ctx: Ctx): Reply {
   requireBearer(ctx.state, ctx.headers.authorization, 'access');
   const body = readJson(ctx, ZOpenBatchSession);
   checkFormCode(body.formCode);
-  if (body.batchFile.compressionType === 'TarGz') throw fail.validation(['batchFile.compressionType: emulator obsługuje tylko Zip.']);
   const ordinals = body.batchFile.fileParts.map((p) => p.ordinalNumber).sort((a, b) => a - b);
   if (ordinals.some((n, i) => n !== i + 1)) throw fail.validation(['batchFile.fileParts: numery części muszą być kolejne od 1.']);
   const session = newSession(ctx, 'batch', unwrapSessionKey(ctx.state, body.encryption));
@@ -43,6 +43,7 @@ export function openBatchSession(ctx: Ctx): Reply {
     fileHash: body.batchFile.fileHash,
     parts: body.batchFile.fileParts.map((p) => ({ ...p })),
     offline: body.offlineMode ?? false,
+    compressionType: body.batchFile.compressionType ?? 'Zip',
   };
   const ttl = PART_WINDOW_MS * body.batchFile.fileParts.length;
   const partUploadRequests = session.batch.parts.map((p) => ({
@@ -70,7 +71,7 @@ function failBatch(session: Session, status: StatusInfo): void {
   session.dateUpdated = new Date();
 }
 
-/** Decrypt, join, check, unzip, then every XML file becomes an invoice of its own (README §8). */
+/** Decrypt, join, check, unpack (Zip or TarGz, as declared at open), then every XML file becomes an invoice of its own (README §8). */
 function processPackage(ctx: Ctx, session: Session): void {
   const batch = session.batch;
   if (!batch || !session.key) return failBatch(session, SESSION_STATUS.keyDecryption);
@@ -82,8 +83,8 @@ function processPackage(ctx: Ctx, session: Session): void {
       return failBatch(session, { code: 435, description: 'Błąd odszyfrowania pliku', details: [`Część ${part.ordinalNumber}.`] });
     }
   }
-  const zip = Buffer.concat(plainParts);
-  if (zip.length !== batch.fileSize || sha256(zip) !== batch.fileHash) {
+  const archive = Buffer.concat(plainParts);
+  if (archive.length !== batch.fileSize || sha256(archive) !== batch.fileHash) {
     return failBatch(session, {
       code: 405,
       description: 'Błąd weryfikacji poprawności dostarczonego pakietu',
@@ -92,7 +93,7 @@ function processPackage(ctx: Ctx, session: Session): void {
   }
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(zip);
+    files = batch.compressionType === 'TarGz' ? untarGzSync(archive) : unzipSync(archive);
   } catch (err) {
     return failBatch(session, { code: 430, description: 'Błąd dekompresji pierwotnego archiwum', details: [err instanceof Error ? err.message : String(err)] });
   }

@@ -34,7 +34,8 @@ export function createEmulatorControl(emulatorUrl: string) {
   }
   return {
     /** A KSeF token for the NIP's context, usable with POST /auth/ksef-token. */
-    createCredentials: (nip: string) => call<{ nip: string; token: string; referenceNumber: string }>('POST', '/credentials', { nip }),
+    createCredentials: (nip: string, opts: { issuedAt?: string; validTo?: string | null } = {}) =>
+      call<{ nip: string; token: string; referenceNumber: string; validTo: string | null }>('POST', '/credentials', { nip, ...opts }),
     /** A test certificate (company seal) of the NIP and its key: a XAdES login, which certificate enrolment requires. */
     createCertificateCredentials: (nip: string) =>
       call<{ nip: string; certificatePem: string; privateKeyPem: string }>('POST', '/certificate-credentials', { nip }),

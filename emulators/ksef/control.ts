@@ -7,12 +7,18 @@ import { createLimitsState } from './limits';
 import { createTestCertificate } from './self-signed-certificate';
 
 /** Control endpoints outside the KSeF API (README.md of the emulator): test credentials, faults, limits, counters. */
-const ZCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), description: z.string().min(5).max(256).optional() });
+const ZCredentials = z.object({
+  nip: z.string().regex(/^\d{10}$/),
+  description: z.string().min(5).max(256).optional(),
+  /** issue day (its reference number's date) and end; by default today, and 30.11.2027 for tokens issued in 2026 */
+  issuedAt: z.iso.datetime().optional(),
+  validTo: z.iso.datetime().nullable().optional(),
+});
 const ZCertificateCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), kind: z.enum(['seal', 'person']).optional() });
 
 export const ZFaultRule = z.object({
   endpoint: z.string().min(1),
-  kind: z.enum(['latency', 'error5xx', 'html502', 'html503', 'reset', 'timeout', 'rate429', 'reject', 'stuck']),
+  kind: z.enum(['latency', 'error5xx', 'html502', 'html503', 'reset', 'timeout', 'rate429', 'reject', 'stuck', 'warning']),
   probability: z.number().min(0).max(1).optional(),
   times: z.number().int().min(1).optional(),
   latencyMs: z.number().int().min(0).optional(),
@@ -21,6 +27,11 @@ export const ZFaultRule = z.object({
   rejectCode: z.number().int().optional(),
   rejectDetail: z.string().optional(),
   stuckSeconds: z.number().min(0).optional(),
+  // KSeF folds its warnings to ASCII; an HTTP header could not carry more anyway
+  warning: z
+    .string()
+    .regex(/^[\x20-\x7e]+$/)
+    .optional(),
 });
 const ZFaults = z.object({ rules: z.array(ZFaultRule), seed: z.number().int().optional() });
 const ZLimits = z.object({ mode: z.enum(['test', 'prod', 'off']) });
@@ -33,8 +44,11 @@ const ZLifetimes = z.object({
 
 export function createCredentials(ctx: Ctx): Reply {
   const body = readJson(ctx, ZCredentials);
-  const token = createKsefToken(ctx.state, body.nip, ['InvoiceRead', 'InvoiceWrite', 'CredentialsManage'], body.description ?? 'KSeF Relay emulator token');
-  return json(201, { nip: body.nip, token: token.token, referenceNumber: token.referenceNumber });
+  const token = createKsefToken(ctx.state, body.nip, ['InvoiceRead', 'InvoiceWrite', 'CredentialsManage'], body.description ?? 'KSeF Relay emulator token', {
+    issuedAt: body.issuedAt ? new Date(body.issuedAt) : undefined,
+    validTo: body.validTo === undefined ? undefined : body.validTo === null ? null : new Date(body.validTo),
+  });
+  return json(201, { nip: body.nip, token: token.token, referenceNumber: token.referenceNumber, validTo: token.validTo?.toISOString() ?? null });
 }
 
 /**

@@ -9,17 +9,33 @@ const PERMISSIONS = ['InvoiceRead', 'InvoiceWrite', 'CredentialsRead', 'Credenti
 
 const ZGenerateToken = z.object({ permissions: z.array(z.enum(PERMISSIONS)).min(1), description: z.string().min(5).max(256) });
 
+/**
+ * Tokens issued until 31.12.2026 are announced to stop working on 30.11.2027 (00:00 in Warsaw) (KSeF API changelog,
+ * 2026). Later tokens get a lifetime from a token endpoint announced for 2027; until it is published, only the control
+ * endpoint gives one (`validTo`).
+ */
+const END_OF_2026_TOKENS = new Date('2027-11-29T23:00:00Z');
+const endOf = (issued: Date): Date | null => (issued.getTime() < Date.parse('2026-12-31T23:00:00Z') ? END_OF_2026_TOKENS : null);
+
 /** KSeF tokens look like `20251010-EC-…|nip-5265877635|<hex>` and carry `|` themselves (README §5.2). */
-export function createKsefToken(state: EmulatorState, nip: string, permissions: string[], description: string): KsefToken {
-  const referenceNumber = newReferenceNumber('EC');
+export function createKsefToken(
+  state: EmulatorState,
+  nip: string,
+  permissions: string[],
+  description: string,
+  opts: { issuedAt?: Date; validTo?: Date | null } = {},
+): KsefToken {
+  const issuedAt = opts.issuedAt ?? new Date();
+  const referenceNumber = newReferenceNumber('EC', issuedAt);
   const token: KsefToken = {
     token: `${referenceNumber}|nip-${nip}|${randomBytes(32).toString('hex')}`,
     referenceNumber,
     nip,
     permissions,
     description,
-    dateCreated: new Date(),
+    dateCreated: issuedAt,
     status: 'Active',
+    validTo: opts.validTo === undefined ? endOf(issuedAt) : opts.validTo,
   };
   state.ksefTokens.set(token.token, token);
   state.tokenByReference.set(referenceNumber, token);

@@ -2,7 +2,7 @@
  * Fault injection: rules per endpoint (operation name, or a path pattern with `*` for one segment and `**` for any
  * rest), each with a probability, drawn from a seeded generator so a test sees the same sequence on every run.
  */
-export type FaultKind = 'latency' | 'error5xx' | 'html502' | 'html503' | 'reset' | 'timeout' | 'rate429' | 'reject' | 'stuck';
+export type FaultKind = 'latency' | 'error5xx' | 'html502' | 'html503' | 'reset' | 'timeout' | 'rate429' | 'reject' | 'stuck' | 'warning';
 
 export type FaultRule = {
   endpoint: string;
@@ -18,6 +18,8 @@ export type FaultRule = {
   rejectDetail?: string;
   /** For 'stuck': seconds an invoice stays in status 150 before processing goes on. */
   stuckSeconds?: number;
+  /** For 'warning': the `X-System-Warning` value added to the answer, e.g. `[xml-001]: ...` (the request still succeeds). */
+  warning?: string;
 };
 
 type ActiveRule = FaultRule & { matcher: (op: string, path: string) => boolean; used: number };

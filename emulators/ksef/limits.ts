@@ -2,6 +2,7 @@
  * Request limits per (context, client IP) with sliding windows of 1 s, 1 min and 1 h (README §11).
  * Groups and production values come from the OpenAPI `x-rate-limits`; the test environment's values are
  * ten times those (limity-api.md; the 2.5.0 changelog says TE now equals PRD, so 'prod' is there to mimic that).
+ * The two close groups are those of the 2.8.0 changelog (closing a session has its own limit).
  */
 export type LimitsMode = 'test' | 'prod' | 'off';
 type Values = { perSecond: number; perMinute: number; perHour: number };
@@ -10,7 +11,9 @@ export const PROD_LIMITS: Record<string, Values> = {
   public: { perSecond: 60, perMinute: Infinity, perHour: Infinity },
   onlineSession: { perSecond: 10, perMinute: 30, perHour: 120 },
   invoiceSend: { perSecond: 10, perMinute: 30, perHour: 180 },
+  onlineSessionClose: { perSecond: 20, perMinute: 60, perHour: 240 },
   batchSession: { perSecond: 10, perMinute: 20, perHour: 60 },
+  batchSessionClose: { perSecond: 20, perMinute: 40, perHour: 120 },
   invoiceStatus: { perSecond: 30, perMinute: 120, perHour: 1200 },
   sessionList: { perSecond: 5, perMinute: 10, perHour: 60 },
   sessionInvoiceList: { perSecond: 10, perMinute: 20, perHour: 200 },

@@ -110,6 +110,19 @@ async function applyFaults(
   return undefined;
 }
 
+/**
+ * `X-System-Warning` of an answer (API 2.6.0): the warnings of fired 'warning' rules, then, as KSeF TEST does, the
+ * content of the request's `X-Test-System-Warning`; several are joined by ` | `, KSeF's separator.
+ */
+function withWarnings(reply: Reply, faults: FaultRule[], forced: string | string[] | undefined): Reply {
+  const warnings = [
+    ...faults.filter((f) => f.kind === 'warning').map((f) => f.warning ?? '[emulator]: Ostrzezenie testowe emulatora'),
+    ...[forced ?? []].flat(),
+  ];
+  if (warnings.length === 0) return reply;
+  return { ...reply, headers: { ...reply.headers, 'x-system-warning': warnings.join(' | ') } };
+}
+
 /** Starts the KSeF 2.0 emulator; `url` is the base URL to use as KSEF_TEST_BASE_URL (it ends in /v2). */
 export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise<KsefEmulator> {
   const keys = await emulatorKeys();
@@ -168,10 +181,11 @@ export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise
       origin: `http://${req.headers.host}`,
       faults,
     };
+    const forced = area === 'api' ? req.headers['x-test-system-warning'] : undefined;
     try {
-      send(res, await route.handler(ctx));
+      send(res, withWarnings(await route.handler(ctx), faults, forced));
     } catch (err) {
-      if (err instanceof KsefFailure) return send(res, renderFailure(err, path, problem));
+      if (err instanceof KsefFailure) return send(res, withWarnings(renderFailure(err, path, problem), faults, forced));
       console.error('ksef emulator: unexpected error', err);
       send(res, {
         status: 500,

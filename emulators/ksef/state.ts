@@ -71,6 +71,8 @@ export type KsefToken = {
   dateCreated: Date;
   lastUseDate?: Date;
   status: 'Active' | 'Revoked';
+  /** From this moment the token no longer logs in; null: no end. */
+  validTo: Date | null;
 };
 
 export type InvoiceRecord = {
@@ -113,7 +115,7 @@ export type Session = {
   /** Invoices sent but not yet final; the session finishes closing when it reaches 0. */
   pending: number;
   upoReferences: string[];
-  batch?: { fileSize: number; fileHash: string; parts: BatchPart[]; offline: boolean };
+  batch?: { fileSize: number; fileHash: string; parts: BatchPart[]; offline: boolean; compressionType: 'Zip' | 'TarGz' };
 };
 
 export type Counters = {

@@ -21,8 +21,8 @@ const LINE: Record<AttentionKind, { pl: (e: AttentionMailEntry) => string; en: (
     en: () => 'The KSeF connection fails: check the token or certificate.',
   },
   ksef_credentials_expiring: {
-    pl: (e) => `Certyfikaty KSeF wygasające w ciągu 30 dni lub wygasłe: ${e.count}.`,
-    en: (e) => `KSeF certificates expiring within 30 days or expired: ${e.count}.`,
+    pl: (e) => `Certyfikaty lub tokeny KSeF wygasające w ciągu 30 dni lub wygasłe: ${e.count}.`,
+    en: (e) => `KSeF certificates or tokens expiring within 30 days or expired: ${e.count}.`,
   },
   offline_deadline: {
     pl: (e) => `Faktury offline bliskie terminu przesłania do KSeF lub po terminie: ${e.count}.`,
@@ -35,6 +35,10 @@ const LINE: Record<AttentionKind, { pl: (e: AttentionMailEntry) => string; en: (
   documents_rejected: {
     pl: (e) => `Dokumenty odrzucone przez KSeF (ostatnie 30 dni): ${e.count}.`,
     en: (e) => `Documents rejected by KSeF (last 30 days): ${e.count}.`,
+  },
+  ksef_warnings_repeating: {
+    pl: (e) => `KSeF przyjmuje, ale ostrzega (ostatnie 24 h): ${e.count} ostrzeżeń; szczegóły przy fakturach.`,
+    en: (e) => `KSeF accepts but warns (last 24 h): ${e.count} warnings; details on the invoices.`,
   },
   webhooks_failing: {
     pl: (e) => `Webhooki, których dostarczenie się nie udaje: ${e.count}.`,

@@ -1,13 +1,24 @@
 import { X509Certificate } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { createTestCertificate } from '@/emulators/ksef/self-signed-certificate';
+import { randomNip } from '@/emulators/ksef/testing';
 import { describe, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import type { Scope } from '@/server/db/scope';
 import { inScope } from '@/server/db/scope';
-import { accountModes, documents, events, numberCounters, storeConnections, storeWebhooks, webhookDeliveries, webhookEndpoints } from '@/server/db/schema';
+import {
+  accountModes,
+  documents,
+  events,
+  ksefWarnings,
+  numberCounters,
+  storeConnections,
+  storeWebhooks,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '@/server/db/schema';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { newId } from '@/server/ids';
 import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
@@ -154,6 +165,25 @@ describe('attention conditions', () => {
     expect(await kinds(s.test, new Date(validTo.getTime() - 29 * DAY))).toEqual([['ksef_credentials_expiring', 1]]);
     await saveKsefCredential(t.db(), s.test, { kind: 'token', token: 'a-token' });
     expect(await kinds(s.test, new Date(validTo.getTime() - 29 * DAY))).toEqual([]);
+  });
+
+  test('KSeF warnings of the seller context: three within 24 h make an entry, older ones and other contexts do not count', async () => {
+    const s = await scopes();
+    // test accounts share one seller NIP; the warnings are the context's, so this account gets a NIP of its own
+    await t.db().update(accountModes).set({ sellerNip: randomNip() }).where(inScope(accountModes, s.test));
+    const [m] = await t.db().select().from(accountModes).where(inScope(accountModes, s.test));
+    const warn = (context: string, ms: number) =>
+      t
+        .db()
+        .insert(ksefWarnings)
+        .values({ environment: m!.ksefEnvironment, context, method: 'POST', path: '/sessions/online/x/invoices', status: 202, message: 'w', at: at(ms) });
+    await warn(m!.sellerNip!, -HOUR);
+    await warn(m!.sellerNip!, -2 * HOUR);
+    await warn(m!.sellerNip!, -25 * HOUR);
+    await warn('0000000000', -HOUR);
+    expect(await kinds(s.test)).toEqual([]);
+    await warn(m!.sellerNip!, -3 * HOUR);
+    expect(await listAttention(t.db(), s.test, NOW)).toEqual([{ kind: 'ksef_warnings_repeating', count: 3, href: '/dashboard/invoices' }]);
   });
 
   test('the live plan at 80 % of its monthly limit (Warsaw month), with the limit; test mode never', async () => {

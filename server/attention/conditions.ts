@@ -27,6 +27,9 @@ export const WEBHOOK_FAILING_ATTEMPT = 3;
 /** Deliveries older than this say nothing about the endpoint now. */
 const WEBHOOK_RECENT_MS = 7 * 86_400_000;
 
+/** KSeF warnings (X-System-Warning) of one seller context within a day from which the merchant is told. */
+export const KSEF_WARNINGS_REPEATING = { count: 3, windowMs: 86_400_000 };
+
 /** The live plan's share of the monthly limit from which the merchant is told. */
 export const PLAN_NEAR_SHARE = 0.8;
 
@@ -84,7 +87,8 @@ export const CONDITIONS: Condition[] = [
       ),
   },
   {
-    // certificates whose notAfter we know (the KSeF login certificate, the Offline certificate for KOD II); tokens have none
+    // certificates by their notAfter (the KSeF login certificate, the Offline certificate for KOD II), and KSeF tokens
+    // issued until 31.12.2026, which stop working on 30.11.2027 (server/ksef-credentials/credential-expiry.ts)
     kind: 'ksef_credentials_expiring',
     href: '/dashboard/ksef',
     find: (db, now, scope) => {
@@ -129,6 +133,20 @@ export const CONDITIONS: Condition[] = [
           where e.status = 'enabled' and last.delivered = 'no' and last.at >= ${ago(now, WEBHOOK_RECENT_MS)}
             and (last.attempt >= ${WEBHOOK_FAILING_ATTEMPT} or last.next_attempt_at is null) ${inScope('e', scope)}
           group by 1, 2`,
+      ),
+  },
+  {
+    // KSeF accepted, but warned (API 2.6.0 X-System-Warning: "may be rejected later") repeatedly: worth a look before
+    // the rule behind it starts refusing; each warning is on its document's detail page
+    kind: 'ksef_warnings_repeating',
+    href: '/dashboard/invoices',
+    find: (db, now, scope) =>
+      rows(
+        db,
+        sql`select m.account_id, m.mode, count(*)::int as n from account_modes m
+          join ksef_warnings w on w.context = m.seller_nip and w.environment = m.ksef_environment
+          where w.at > ${ago(now, KSEF_WARNINGS_REPEATING.windowMs)} and w.at <= ${at(now)} ${inScope('m', scope)}
+          group by 1, 2 having count(*) >= ${KSEF_WARNINGS_REPEATING.count}`,
       ),
   },
   {

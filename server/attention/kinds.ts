@@ -8,6 +8,7 @@ export const ATTENTION_KINDS = [
   'offline_deadline',
   'documents_error',
   'documents_rejected',
+  'ksef_warnings_repeating',
   'webhooks_failing',
   'store_failing',
   'plan_limit_near',

@@ -15,6 +15,7 @@ import { metrics } from '@/server/observability/metrics';
 import { readDatabaseGauges } from '@/server/observability/scrape';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { setAttentionEmails } from './email-opt-out';
+import { ATTENTION_KINDS } from './kinds';
 import { notifyAttention } from './notify-attention';
 import { sendAttentionEmail } from './send-attention-email';
 
@@ -134,7 +135,7 @@ describe('attention e-mails', () => {
     expect(value('documents_rejected', 'test')).toBe(2);
     expect(value('documents_rejected', 'live')).toBe(0);
     expect(value('plan_limit_near', 'live')).toBe(0);
-    expect(values).toHaveLength(16);
+    expect(values).toHaveLength(ATTENTION_KINDS.length * 2);
     expect(values.every((v) => Object.keys(v.labels).sort().join() === 'condition,mode')).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
@@ -6,6 +5,7 @@ import { accountModes, documents, ksefTokens } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefCredential } from '@/server/ksef/auth';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
+import { credentialValidTo } from './credential-expiry';
 
 /** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
 export type StoredCredential = { kind: 'token'; token: string; issuer?: 'emulator' } | { kind: 'certificate'; certificatePem: string; privateKeyPem: string };
@@ -13,7 +13,8 @@ export type StoredCredential = { kind: 'token'; token: string; issuer?: 'emulato
 /** ksef_check_error between a save and its check: not a failure (server/attention leaves it out). */
 export const NOT_CHECKED_YET = 'not checked yet';
 
-export type LoadedCredential = { credential: KsefCredential; version: number; environment: 'test' | 'demo' | 'prod' };
+/** validTo: when the credential stops working, if known (credential-expiry.ts); past it, it is not used. */
+export type LoadedCredential = { credential: KsefCredential; version: number; environment: 'test' | 'demo' | 'prod'; validTo: Date | null };
 
 /**
  * Saves (sealed) a KSeF token or certificate for the scope, forgets cached KSeF tokens, and wakes every document
@@ -26,7 +27,7 @@ export async function saveKsefCredential(db: Db, scope: Scope, credential: Store
       .set({
         ksefCredential: sealJson(credential),
         ksefCredentialKind: credential.kind,
-        ksefCredentialValidTo: credential.kind === 'certificate' ? new Date(new X509Certificate(credential.certificatePem).validTo) : null,
+        ksefCredentialValidTo: credentialValidTo(credential),
         ksefCredentialVersion: sql`${accountModes.ksefCredentialVersion} + 1`,
         ksefConnected: false,
         ksefCheckError: NOT_CHECKED_YET,
@@ -57,6 +58,7 @@ export const CREDENTIAL_COLUMNS = {
   version: accountModes.ksefCredentialVersion,
   nip: accountModes.sellerNip,
   environment: accountModes.ksefEnvironment,
+  validTo: accountModes.ksefCredentialValidTo,
 };
 
 export function credentialFrom(row: {
@@ -64,11 +66,13 @@ export function credentialFrom(row: {
   version: number;
   nip: string | null;
   environment: LoadedCredential['environment'];
+  validTo?: Date | null;
 }): LoadedCredential | null {
   if (!row.sealed || !row.nip) return null;
   const stored = unsealJson<StoredCredential>(row.sealed);
   const credential: KsefCredential = stored.kind === 'token' ? { kind: 'token', nip: row.nip, token: stored.token } : { ...stored, nip: row.nip };
-  return { credential, version: row.version, environment: row.environment };
+  // a row saved before token ends were known has no valid_to: the credential itself says it
+  return { credential, version: row.version, environment: row.environment, validTo: row.validTo ?? credentialValidTo(stored) };
 }
 
 export async function loadKsefCredential(db: Db, scope: Scope): Promise<LoadedCredential | null> {

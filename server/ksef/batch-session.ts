@@ -2,6 +2,7 @@ import { zipSync } from 'fflate';
 import type { KsefClient } from './client';
 import { encryptAes, newSessionKey, sha256Base64 } from './crypto';
 import { FA3_FORM_CODE, sessionEncryption } from './online-session';
+import { tarGzSync } from './tar-gz';
 
 /** A part of at most 100 000 000 bytes before encryption (README §8). */
 export const MAX_PART_BYTES = 100_000_000;
@@ -9,8 +10,22 @@ export const MAX_PART_BYTES = 100_000_000;
 export type BatchInvoice = { fileName: string; xml: string | Uint8Array };
 export type OpenedBatch = { referenceNumber: string; invoiceHashes: Record<string, string> };
 
-/** ZIP of the invoices, split into parts, each part encrypted with the session key (README §8). */
-export function buildBatchPackage(invoices: BatchInvoice[], partBytes = MAX_PART_BYTES) {
+/** `batchFile.compressionType` of POST /sessions/batch (OpenAPI 2.6.0 `CompressionType`; absent means Zip). */
+export type CompressionType = 'Zip' | 'TarGz';
+
+/**
+ * The package archive: TarGz when it is smaller than the Zip, as the 2.6.0 changelog recommends for many similar
+ * XML files (one gzip stream sees the repetition across invoices); Zip, KSeF's default, otherwise.
+ */
+export function packInvoices(files: Record<string, Uint8Array>, only?: CompressionType): { archive: Buffer; compressionType: CompressionType } {
+  const zip = only === 'TarGz' ? undefined : Buffer.from(zipSync(files));
+  const tarGz = only === 'Zip' ? undefined : tarGzSync(files);
+  if (!zip || (tarGz && tarGz.length < zip.length)) return { archive: tarGz!, compressionType: 'TarGz' };
+  return { archive: zip, compressionType: 'Zip' };
+}
+
+/** The archive of the invoices, split into parts, each part encrypted with the session key (README §8). */
+export function buildBatchPackage(invoices: BatchInvoice[], partBytes = MAX_PART_BYTES, only?: CompressionType) {
   const files: Record<string, Uint8Array> = {};
   const invoiceHashes: Record<string, string> = {};
   for (const inv of invoices) {
@@ -18,11 +33,11 @@ export function buildBatchPackage(invoices: BatchInvoice[], partBytes = MAX_PART
     files[inv.fileName] = bytes;
     invoiceHashes[inv.fileName] = sha256Base64(bytes);
   }
-  const zip = Buffer.from(zipSync(files));
+  const { archive, compressionType } = packInvoices(files, only);
   const key = newSessionKey();
   const parts: Buffer[] = [];
-  for (let at = 0; at < zip.length; at += partBytes) parts.push(encryptAes(zip.subarray(at, at + partBytes), key));
-  return { zip, key, parts, invoiceHashes };
+  for (let at = 0; at < archive.length; at += partBytes) parts.push(encryptAes(archive.subarray(at, at + partBytes), key));
+  return { archive, compressionType, key, parts, invoiceHashes };
 }
 
 export type BatchPackage = ReturnType<typeof buildBatchPackage>;
@@ -44,8 +59,9 @@ export async function openBatchSession(
     json: {
       formCode: FA3_FORM_CODE,
       batchFile: {
-        fileSize: pkg.zip.length,
-        fileHash: sha256Base64(pkg.zip),
+        fileSize: pkg.archive.length,
+        fileHash: sha256Base64(pkg.archive),
+        compressionType: pkg.compressionType,
         fileParts: pkg.parts.map((p, i) => ({ ordinalNumber: i + 1, fileSize: p.length, fileHash: sha256Base64(p) })),
       },
       encryption: await sessionEncryption(client, pkg.key),
@@ -71,10 +87,15 @@ export async function closeBatchSession(client: KsefClient, accessToken: string,
 }
 
 /** Opens a batch session, uploads every part to its pre-signed URL (no access token there) and closes it. */
-export async function sendBatch(client: KsefClient, accessToken: string, invoices: BatchInvoice[], opts: { partBytes?: number } = {}): Promise<OpenedBatch> {
-  const pkg = buildBatchPackage(invoices, opts.partBytes);
+export async function sendBatch(
+  client: KsefClient,
+  accessToken: string,
+  invoices: BatchInvoice[],
+  opts: { partBytes?: number; compressionType?: CompressionType } = {},
+): Promise<OpenedBatch & { compressionType: CompressionType }> {
+  const pkg = buildBatchPackage(invoices, opts.partBytes, opts.compressionType);
   const opened = await openBatchSession(client, accessToken, pkg);
   await uploadBatchParts(client, pkg, opened.partUploadRequests);
   await closeBatchSession(client, accessToken, opened.referenceNumber);
-  return { referenceNumber: opened.referenceNumber, invoiceHashes: pkg.invoiceHashes };
+  return { referenceNumber: opened.referenceNumber, invoiceHashes: pkg.invoiceHashes, compressionType: pkg.compressionType };
 }

@@ -1,6 +1,6 @@
 import type { PublicKeyCertificate, PublicKeyUsage } from './crypto';
 import { selectPublicKeyCertificate } from './crypto';
-import { createKsefHttp, type KsefHttp } from './http';
+import { createKsefHttp, type KsefHttp, type KsefHttpOptions } from './http';
 
 export type KsefClient = {
   http: KsefHttp;
@@ -9,8 +9,8 @@ export type KsefClient = {
 };
 
 /** `fetch` is replaceable so contract tests can check every answer against the OpenAPI. */
-export function createKsefClient({ baseUrl, timeoutMs = 30_000, fetch }: { baseUrl: string; timeoutMs?: number; fetch?: typeof globalThis.fetch }): KsefClient {
-  const http = createKsefHttp({ baseUrl, timeoutMs, fetch });
+export function createKsefClient(opts: KsefHttpOptions): KsefClient {
+  const http = createKsefHttp(opts);
   let keys: Promise<PublicKeyCertificate[]> | undefined;
   return {
     http,

@@ -4,6 +4,8 @@
  * refusal (4xx with ExceptionResponse or problem+json) becomes KsefApiError with KSeF's own code.
  */
 import { isDatabaseUnavailable } from '@/server/db/faults';
+import { SYSTEM_WARNING_HEADER } from './system-warning';
+
 export class KsefUnavailableError extends Error {
   constructor(
     message: string,
@@ -50,7 +52,24 @@ export type KsefHttp = {
   text(req: KsefRequest): Promise<KsefResponse>;
 };
 
-export type KsefHttpOptions = { baseUrl: string; timeoutMs?: number; fetch?: typeof fetch };
+/** A response that carried `X-System-Warning`: the request it answered and the header's value. */
+export type KsefWarningSeen = { method: KsefRequest['method']; path: string; status: number; value: string; responseText: string };
+
+export type KsefHttpOptions = {
+  baseUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Told of every warned response, success or refusal, before the caller sees the answer. */
+  onWarning?: (seen: KsefWarningSeen) => Promise<void>;
+};
+
+/** The path below the base URL, or a handed-out URL's own path: what a warning is recorded against. */
+function pathOf(baseUrl: string, reqPath: string): string {
+  if (!/^https?:\/\//.test(reqPath)) return reqPath.split('?')[0] ?? reqPath;
+  const base = new URL(baseUrl).pathname.replace(/\/$/, '');
+  const path = new URL(reqPath).pathname;
+  return path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+}
 
 function urlFor(baseUrl: string, req: KsefRequest): string {
   const url = new URL(/^https?:\/\//.test(req.path) ? req.path : baseUrl.replace(/\/$/, '') + req.path);
@@ -95,7 +114,7 @@ function toApiError(status: number, text: string): KsefApiError | undefined {
 
 const looksLikeHtml = (text: string, type: string | null) => (type ?? '').includes('html') || /^\s*<(!doctype|html)/i.test(text);
 
-export function createKsefHttp({ baseUrl, timeoutMs = 30_000, fetch: doFetch = fetch }: KsefHttpOptions): KsefHttp {
+export function createKsefHttp({ baseUrl, timeoutMs = 30_000, fetch: doFetch = fetch, onWarning }: KsefHttpOptions): KsefHttp {
   async function send(req: KsefRequest): Promise<KsefResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: Uint8Array | string | undefined = req.body;
@@ -115,6 +134,8 @@ export function createKsefHttp({ baseUrl, timeoutMs = 30_000, fetch: doFetch = f
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       throw new KsefUnavailableError(timedOut ? `KSeF did not answer within ${timeoutMs} ms` : `KSeF unreachable: ${describeNetworkError(err)}`);
     }
+    const warning = res.headers.get(SYSTEM_WARNING_HEADER);
+    if (warning && onWarning) await onWarning({ method: req.method, path: pathOf(baseUrl, req.path), status: res.status, value: warning, responseText: text });
     if (res.status === 429) {
       throw new KsefUnavailableError('KSeF rate limit (429)', parseRetryAfter(res.headers.get('retry-after')) ?? 1, 429);
     }

@@ -56,6 +56,12 @@ function createMetrics() {
       labelNames: ['group'] as const,
       registers,
     }),
+    ksefWarnings: new Counter({
+      name: 'ksef_relay_ksef_warnings_total',
+      help: 'Warnings KSeF sent in X-System-Warning (API 2.6.0; the call itself succeeded), by KSeF environment and endpoint group',
+      labelNames: ['environment', 'group'] as const,
+      registers,
+    }),
     ksefThrottleWait: new Histogram({
       name: 'ksef_relay_ksef_throttle_wait_seconds',
       help: 'Time a KSeF call waited for a slot of our own throttle, by endpoint group',

@@ -24,6 +24,7 @@ type StoredTokens = { accessToken: string; accessValidUntil: string; refreshToke
  * Tokens are cached sealed in PostgreSQL per credential version, so every worker shares them.
  */
 export async function accessTokenFor(db: Db, scope: Scope, client: KsefClient, loaded: LoadedCredential, now = Date.now()): Promise<string> {
+  if (loaded.validTo && loaded.validTo.getTime() <= now) await refuseExpired(db, scope, loaded);
   const [row] = await db.select().from(ksefTokens).where(inScope(ksefTokens, scope));
   if (row && row.credentialVersion === loaded.version) {
     const cached = unsealJson<StoredTokens>(row.tokens);
@@ -57,6 +58,18 @@ export async function accessTokenFor(db: Db, scope: Scope, client: KsefClient, l
   });
   await recordConnectionCheck(db, scope, loaded.version, null);
   return tokens.accessToken;
+}
+
+/**
+ * A credential past its end is not offered to KSeF (nor its cached access token used): the merchant sees why on the
+ * KSeF page and in the attention list, and the documents wait for a new certificate or token.
+ */
+async function refuseExpired(db: Db, scope: Scope, loaded: LoadedCredential): Promise<never> {
+  const what = loaded.credential.kind === 'token' ? 'KSeF token' : 'KSeF certificate';
+  const message = `The ${what} expired on ${loaded.validTo!.toISOString()}; upload a certificate (or a new token) on the KSeF page.`;
+  await recordConnectionCheck(db, scope, loaded.version, message);
+  reportFailure('ksef_auth_failed', { ...scope, environment: loaded.environment, credentialVersion: loaded.version, error: message });
+  throw new CredentialRefusedError(message);
 }
 
 /** Drops the cached token after KSeF answered 401 to it. */

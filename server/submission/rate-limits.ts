@@ -7,12 +7,16 @@ export type LimitValues = { perSecond: number; perMinute: number; perHour: numbe
 /**
  * KSeF's per-endpoint-group limits (README §11, OpenAPI x-rate-limits). Production values; TE was aligned with
  * them in API 2.5.0 and DEMO mirrors production, so every environment starts from this table. `null` = no limit.
+ * Closing a session counts in its own group since API 2.8.0 (api-changelog.md 2.8.0, PROD 23.09.2026; not yet in
+ * shared/ksef's 2.6.0 OpenAPI): online close 20/60/240, batch close 20/40/120.
  */
 export const PRODUCTION_LIMITS = {
   public: { perSecond: 60, perMinute: null, perHour: null },
   onlineSession: { perSecond: 10, perMinute: 30, perHour: 120 },
   invoiceSend: { perSecond: 10, perMinute: 30, perHour: 180 },
+  onlineSessionClose: { perSecond: 20, perMinute: 60, perHour: 240 },
   batchSession: { perSecond: 10, perMinute: 20, perHour: 60 },
+  batchSessionClose: { perSecond: 20, perMinute: 40, perHour: 120 },
   invoiceStatus: { perSecond: 30, perMinute: 120, perHour: 1200 },
   sessionList: { perSecond: 5, perMinute: 10, perHour: 60 },
   sessionInvoiceList: { perSecond: 10, perMinute: 20, perHour: 200 },
@@ -31,9 +35,11 @@ export type EndpointGroup = { group: KsefGroup; counter: string };
 
 const SEGMENT = '[^/]+';
 const RULES: [string, RegExp, KsefGroup][] = [
-  ['POST', new RegExp(`^/sessions/online(/${SEGMENT}/close)?$`), 'onlineSession'],
+  ['POST', /^\/sessions\/online$/, 'onlineSession'],
+  ['POST', new RegExp(`^/sessions/online/${SEGMENT}/close$`), 'onlineSessionClose'],
   ['POST', new RegExp(`^/sessions/online/${SEGMENT}/invoices$`), 'invoiceSend'],
-  ['POST', new RegExp(`^/sessions/batch(/${SEGMENT}/close)?$`), 'batchSession'],
+  ['POST', /^\/sessions\/batch$/, 'batchSession'],
+  ['POST', new RegExp(`^/sessions/batch/${SEGMENT}/close$`), 'batchSessionClose'],
   ['GET', /^\/sessions$/, 'sessionList'],
   ['GET', new RegExp(`^/sessions/${SEGMENT}/invoices(/failed)?$`), 'sessionInvoiceList'],
   ['GET', new RegExp(`^/sessions/${SEGMENT}/invoices/(ksef/${SEGMENT}|${SEGMENT})/upo$`), 'sessionMisc'],

@@ -6,3 +6,4 @@ export * from './infra';
 export * from './ksef-volume';
 export * from './stores';
 export * from './attention';
+export * from './ksef-warnings';

@@ -10,6 +10,7 @@ import { isRetryable, retryDocument } from '@/server/documents/retry-document';
 import { serializeDocument } from '@/server/documents/serialize-document';
 import { parseRefundInput } from '@/server/orders/order-schema';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
+import { warningsOfDocument } from '@/server/submission/ksef-warnings';
 import { listDeliveries } from '@/server/webhooks/list-deliveries';
 import { zId } from '@/server/ids';
 import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
@@ -23,10 +24,11 @@ export const invoicesRouter = router({
     const doc = await getDocument(ctx.db, ctx.scope, input.id);
     const corrections = doc.kind === 'invoice' ? ((await correctionsOf(ctx.db, ctx.scope, [doc.id])).get(doc.id) ?? []) : [];
     // the webhook log names the owner's endpoints and their answers: not the accountant's (server/accounts/permissions.ts)
-    const [timeline, deliveries, events] = await Promise.all([
+    const [timeline, deliveries, events, ksefWarnings] = await Promise.all([
       listDocumentTimeline(ctx.db, ctx.scope, doc.id),
       may(ctx.membership.role, 'manage') ? listDeliveries(ctx.db, ctx.scope, { documentId: doc.id, limit: 50 }) : null,
       listDocumentEvents(ctx.db, ctx.scope, doc.id),
+      warningsOfDocument(ctx.db, doc),
     ]);
     const input_ = doc.kind === 'invoice' ? { order: ZNormalizedOrder.parse(doc.input) } : { refund: ZNormalizedRefund.parse(doc.input) };
     return {
@@ -36,6 +38,7 @@ export const invoicesRouter = router({
       exchangeRate: doc.exchangeRate as { rate: string; date: string; table: string } | null,
       mailStatus: doc.mailStatus,
       warnings: doc.warnings,
+      ksefWarnings: ksefWarnings.map((w) => ({ at: w.at.toISOString(), method: w.method, path: w.path, code: w.code, message: w.message })),
       offline: doc.offlineMode ? { deadline: doc.offlineDeadline?.toISOString() ?? null } : null,
       hasXml: doc.fa3Xml !== null,
       hasUpo: doc.upoXml !== null,

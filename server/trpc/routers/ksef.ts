@@ -1,6 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
+import { expiryState } from '@/server/ksef-credentials/credential-expiry';
+import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
 import { readCertificate } from '@/server/ksef-credentials/read-certificate';
 import { checkKsefConnection, checkKsefConnectionWithin, saveAndCheckKsefCredential } from '@/server/submission/check-connection';
@@ -20,10 +22,14 @@ const ZCertificateUpload = z.discriminatedUnion('format', [
 
 export const ksefRouter = router({
   status: ownerProcedure.query(async ({ ctx }) => {
-    const { mode } = await getAccountMode(ctx.db, ctx.scope);
+    const [{ mode }, loaded] = await Promise.all([getAccountMode(ctx.db, ctx.scope), loadKsefCredential(ctx.db, ctx.scope)]);
+    const validTo = loaded?.validTo ?? null;
     return {
       environment: mode.ksefEnvironment,
       credentialKind: mode.ksefCredentialKind,
+      /** when the credential stops working (certificate notAfter, 2026 tokens 30.11.2027), null if not known */
+      credentialValidTo: validTo,
+      credentialExpiry: loaded ? expiryState(validTo, new Date()) : null,
       connected: mode.ksefConnected,
       checkError: mode.ksefCheckError,
       checkedAt: mode.ksefCheckedAt,
