@@ -5,6 +5,7 @@ import { REQUESTS_PER_MINUTE } from '@/server/http/rate-limit';
 import { ZOrderInput, ZRefundInput } from '@/server/orders/order-schema';
 import { ZWcOrder, ZWcRefund } from '@/server/orders/woocommerce/wc-schema';
 import { ZListEventsQuery } from './events';
+import { ZArchiveQuery, ZSalesRegisterQuery } from './exports';
 import { ZDocumentId, ZInvoiceId, ZListInvoicesQuery } from './invoices';
 import {
   errorEnvelope,
@@ -27,14 +28,15 @@ import { ZEndpointId, ZListWebhookEndpointsQuery } from './webhook-endpoints';
  * validates real answers against it.
  */
 type Json = { status: number; description: string; schema: z.ZodType };
-type Raw = { status: number; description: string; contentType: string };
+/** A file download; one status may come in several types (a `format` parameter chooses). */
+type Raw = { status: number; description: string; contentType: string | readonly string[] };
 
 export type Operation = {
   method: 'get' | 'post' | 'delete';
   path: string;
   operationId: string;
   summary: string;
-  tag: 'Invoices' | 'Account' | 'Webhook endpoints' | 'Events';
+  tag: 'Invoices' | 'Account' | 'Webhook endpoints' | 'Events' | 'Exports';
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -215,6 +217,30 @@ export const OPERATIONS: Operation[] = [
     responses: [{ status: 200, description: 'A page of events', schema: listOf(ZEvent, '/v1/events') }],
     errors: ['parameter_invalid', 'resource_missing'],
   },
+  {
+    method: 'get',
+    path: '/v1/exports/sales-register',
+    operationId: 'exportSalesRegister',
+    summary:
+      'The sales register of a Warsaw month (beyond the spec): every invoice and correction KSeF numbered or that was handed over offline, ' +
+      'per VAT rate in the document currency and PLN, with its KSeF number or JPK_V7(3) marker (DI: offline, not yet numbered)',
+    tag: 'Exports',
+    query: ZSalesRegisterQuery,
+    responses: [{ status: 200, description: 'The register (attachment), streamed', contentType: ['text/csv', 'application/xml'] }],
+    errors: ['parameter_missing', 'parameter_invalid'],
+  },
+  {
+    method: 'get',
+    path: '/v1/exports/archive',
+    operationId: 'exportMonthlyArchive',
+    summary:
+      'One ZIP of a Warsaw month (beyond the spec): per document its FA(3) XML, UPO and PDF named by number, the register, ' +
+      'and manifest.csv listing UPOs and PDFs not there yet; streamed',
+    tag: 'Exports',
+    query: ZArchiveQuery,
+    responses: [{ status: 200, description: 'The archive (attachment), streamed', contentType: 'application/zip' }],
+    errors: ['parameter_missing', 'parameter_invalid'],
+  },
 ];
 
 type JsonSchema = Record<string, unknown>;
@@ -282,7 +308,9 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
     const responses: Record<string, unknown> = {};
     for (const r of op.responses) {
       const content =
-        'schema' in r ? { 'application/json': { schema: convert(r.schema, 'output') } } : { [r.contentType]: { schema: { type: 'string', format: 'binary' } } };
+        'schema' in r
+          ? { 'application/json': { schema: convert(r.schema, 'output') } }
+          : Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
       responses[String(r.status)] = {
         description: r.description,
         headers: { ...COMMON_HEADERS, ...('contentType' in r && { 'Content-Disposition': header('`attachment; filename="…"`') }) },
@@ -327,7 +355,7 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Invoices' }, { name: 'Account' }, { name: 'Webhook endpoints' }, { name: 'Events' }],
+    tags: [{ name: 'Invoices' }, { name: 'Account' }, { name: 'Webhook endpoints' }, { name: 'Events' }, { name: 'Exports' }],
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…` or `sk_live_…`; the key decides the mode' } },
