@@ -84,6 +84,8 @@ export const documents = pgTable(
     uniqueIndex('documents_seq_uq').on(t.seq),
     uniqueIndex('documents_pdf_token_uq').on(t.pdfToken),
     index('documents_newest_idx').on(t.accountId, t.mode, t.seq.desc()),
+    // a month's register and archive, in issue-date order (server/exports/register-query.ts)
+    index('documents_register_idx').on(t.accountId, t.mode, t.issueDate, t.seq),
     index('documents_invoice_idx').on(t.invoiceId),
     index('documents_status_idx').on(t.accountId, t.mode, t.status),
     index('documents_offline_deadline_idx')

@@ -1,0 +1,1 @@
+CREATE INDEX "documents_register_idx" ON "documents" USING btree ("account_id","mode","issue_date","seq");
