@@ -1,6 +1,7 @@
-import { Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
+import { addDeflated } from './deflated-entry';
 import { csvLine, UTF8_BOM } from './register-csv';
 import { archiveDocuments, type RegisterFilter } from './register-query';
 import { registerCsv, registerRows } from './register-stream';
@@ -33,6 +34,7 @@ export async function* archivePieces(db: Db, scope: Scope, filter: RegisterFilte
     if (failure) throw failure;
     yield* out.splice(0);
   };
+  const encoder = new TextEncoder();
   const dir = filter.period;
   const used = new Set<string>();
   const unique = (name: string, id: string) => {
@@ -40,19 +42,22 @@ export async function* archivePieces(db: Db, scope: Scope, filter: RegisterFilte
     used.add(n);
     return n;
   };
-  const add = (file: ZipInputFile & { push(chunk: Uint8Array, final?: boolean): void }, data: Uint8Array) => {
+  const deflated = (name: string, data: string) => {
     entries++;
-    zip.add(file);
-    file.push(data, true);
+    addDeflated(zip, name, encoder.encode(data));
   };
-  const encoder = new TextEncoder();
   const missing: string[] = [];
 
   for await (const doc of archiveDocuments(db, scope, filter)) {
     const base = unique(safeFileName(doc.number), doc.id);
-    add(new ZipDeflate(`${dir}/${base}.xml`, { level: 6 }), encoder.encode(doc.fa3Xml));
-    if (doc.upoXml) add(new ZipDeflate(`${dir}/${base}.upo.xml`, { level: 6 }), encoder.encode(doc.upoXml));
-    if (doc.pdf) add(new ZipPassThrough(`${dir}/${base}.pdf`), doc.pdf);
+    deflated(`${dir}/${base}.xml`, doc.fa3Xml);
+    if (doc.upoXml) deflated(`${dir}/${base}.upo.xml`, doc.upoXml);
+    if (doc.pdf) {
+      const pdf = new ZipPassThrough(`${dir}/${base}.pdf`);
+      entries++;
+      zip.add(pdf);
+      pdf.push(doc.pdf, true);
+    }
     const lacks = [!doc.upoXml && 'UPO', !doc.pdf && 'PDF'].filter(Boolean).join(', ');
     if (lacks) missing.push(csvLine([doc.number, doc.id, lacks]));
     yield* drain();
@@ -67,7 +72,7 @@ export async function* archivePieces(db: Db, scope: Scope, filter: RegisterFilte
   }
   register.push(new Uint8Array(0), true);
 
-  add(new ZipDeflate(`${dir}/manifest.csv`, { level: 6 }), encoder.encode(UTF8_BOM + csvLine(MANIFEST_HEADER) + missing.join('')));
+  deflated(`${dir}/manifest.csv`, UTF8_BOM + csvLine(MANIFEST_HEADER) + missing.join(''));
   zip.end();
   yield* drain();
 }

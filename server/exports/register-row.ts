@@ -1,8 +1,8 @@
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import { rateMicros, toPlnGrosze } from '@/server/ksef/fa3/exchange-rate';
 import type { VatRate } from '@/server/orders/vat';
-import type { IssuedFacts } from '@/server/pdf/issued-facts';
 import { jpkKsefMark, type JpkKsefMark } from './jpk-marker';
+import type { RegisterFacts } from './register-facts';
 
 /** What the register reads of a document besides its FA(3) XML (register-query.ts selects it). */
 export type RegisterSource = {
@@ -52,15 +52,15 @@ const FIELD_RATE: Partial<Record<string, VatRate>> = { '1': 23, '2': 8, '3': 5, 
 const RATES: readonly VatRate[] = [23, 8, 5, 0];
 
 /**
- * A register row from the FA(3) XML as issued (readIssuedFacts) and the document's KSeF facts. Amounts are the
+ * A register row from the FA(3) XML as issued (readRegisterFacts) and the document's KSeF facts. Amounts are the
  * XML's; net in PLN is the net converted at the document's NBP rate (art. 31a ust. 1), VAT in PLN is P_14_xW, as
  * the JPK wants both in PLN (K_ fields are PLN amounts).
  */
-export function buildRegisterRow(src: RegisterSource, facts: IssuedFacts): RegisterRow {
+export function buildRegisterRow(src: RegisterSource, facts: RegisterFacts): RegisterRow {
   const micros = src.exchangeRate && facts.currency !== 'PLN' ? rateMicros(src.exchangeRate) : null;
   const pln = (grosze: number) => (micros === null ? grosze : toPlnGrosze(grosze, micros));
   const rates = RATES.map((rate): RateAmounts => ({ rate, netGrosze: 0, vatGrosze: 0, netPlnGrosze: 0, vatPlnGrosze: 0 }));
-  for (const s of facts.vatSummary) {
+  for (const s of facts.summary) {
     const rate = FIELD_RATE[s.field];
     if (rate === undefined) throw new Error(`document ${src.id}: FA(3) P_13_${s.field} is not a rate this service issues`);
     const r = rates[RATES.indexOf(rate)]!;
@@ -69,16 +69,15 @@ export function buildRegisterRow(src: RegisterSource, facts: IssuedFacts): Regis
     r.netPlnGrosze += pln(s.netGrosze);
     r.vatPlnGrosze += s.vatPlnGrosze ?? pln(s.vatGrosze);
   }
-  const corrected = facts.correction?.invoices[0];
   return {
     documentId: src.id,
     kind: src.kind,
     number: facts.number,
     issueDate: facts.issueDate,
-    supplyDate: facts.deliveryDate ?? null,
-    paymentDate: facts.payment?.paid ? (facts.payment.date ?? null) : null,
-    buyerNip: facts.buyer.nip ?? '',
-    buyerName: facts.buyer.name,
+    supplyDate: facts.supplyDate,
+    paymentDate: facts.paymentDate,
+    buyerNip: facts.buyerNip ?? '',
+    buyerName: facts.buyerName,
     currency: facts.currency,
     exchangeRate: micros === null ? null : src.exchangeRate,
     rates,
@@ -87,8 +86,6 @@ export function buildRegisterRow(src: RegisterSource, facts: IssuedFacts): Regis
     mark: jpkKsefMark(src),
     markChangedAt: src.markChangedAt,
     offline: src.offlineMode || src.offlineIssuedAt ? { issuedAt: src.offlineIssuedAt, deadline: src.offlineDeadline, deadlineMissed: src.offlineDeadlineMissed } : null,
-    corrects: corrected
-      ? { invoiceId: src.invoiceId, number: corrected.number, issueDate: corrected.issueDate, ksefNumber: corrected.ksefNumber ?? null }
-      : null,
+    corrects: facts.corrects && { invoiceId: src.invoiceId, ...facts.corrects },
   };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
-import { readIssuedFacts } from '@/server/pdf/issued-facts';
 import { registerCsvHeader, registerCsvLine } from './register-csv';
+import { readRegisterFacts } from './register-facts';
 import { registerDocuments, type RegisterFilter } from './register-query';
 import { buildRegisterRow, type RegisterRow } from './register-row';
 import { registerXmlHead, registerXmlRow, registerXmlTail, rowVatPln } from './register-xml';
@@ -11,7 +11,7 @@ export type RegisterFormat = (typeof REGISTER_FORMATS)[number];
 
 /** The register's rows in order, each read from its FA(3) XML as issued. */
 export async function* registerRows(db: Db, scope: Scope, filter: RegisterFilter): AsyncGenerator<RegisterRow> {
-  for await (const doc of registerDocuments(db, scope, filter)) yield buildRegisterRow(doc, readIssuedFacts(doc.fa3Xml));
+  for await (const doc of registerDocuments(db, scope, filter)) yield buildRegisterRow(doc, readRegisterFacts(doc.fa3Xml));
 }
 
 /** The register as CSV text pieces: the header, then one line per row. */

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { buildInvoiceXml } from '@/server/ksef/fa3/build-invoice';
 import { parseOrderInput } from '@/server/orders/order-schema';
-import { readIssuedFacts } from '@/server/pdf/issued-facts';
 import { paidOrder } from '@/test/orders';
 import { safeFileName } from './archive-stream';
 import { jpkKsefMark } from './jpk-marker';
+import { readRegisterFacts } from './register-facts';
 import { periodDates } from './period';
 import { csvAmount, REGISTER_CSV_HEADER, registerCsvHeader, registerCsvLine } from './register-csv';
 import { buildRegisterRow, type RegisterSource } from './register-row';
@@ -37,7 +37,7 @@ function issued(order = paidOrder(), exchangeRate?: typeof EUR) {
     exchangeRate,
     systemInfo: 'test',
   });
-  return readIssuedFacts(xml);
+  return readRegisterFacts(xml);
 }
 
 describe('JPK_V7(3) mark', () => {
