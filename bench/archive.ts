@@ -75,5 +75,6 @@ try {
       `RSS idle ${mb(idle)} MB, peak ${mb(peak)} MB (goal ≤ 250 MB)`,
   );
 } finally {
-  if (process.env.BENCH_KEEP) console.log(bench.url); else await bench.stop();
+  if (process.env.BENCH_KEEP) console.log(bench.url);
+  else await bench.stop();
 }

@@ -17,6 +17,7 @@ const LINKS = [
   ['/dashboard/webhooks', 'webhooks'],
   ['/dashboard/api-keys', 'apiKeys'],
   ['/dashboard/events', 'events'],
+  ['/dashboard/exports', 'exports'],
 ] as const;
 
 /** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */

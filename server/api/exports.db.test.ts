@@ -60,7 +60,23 @@ function parseCsv(buf: Buffer): string[][] {
 }
 
 const KSEF_DOWN = [{ endpoint: '*', kind: 'html503' as const }];
-const SALES_ROW_ORDER = ['LpSprzedazy', 'NrKontrahenta', 'NazwaKontrahenta', 'DowodSprzedazy', 'DataWystawienia', 'DataSprzedazy', 'NrKSeF', 'DI', 'K_13', 'K_15', 'K_16', 'K_17', 'K_18', 'K_19', 'K_20'];
+const SALES_ROW_ORDER = [
+  'LpSprzedazy',
+  'NrKontrahenta',
+  'NazwaKontrahenta',
+  'DowodSprzedazy',
+  'DataWystawienia',
+  'DataSprzedazy',
+  'NrKSeF',
+  'DI',
+  'K_13',
+  'K_15',
+  'K_16',
+  'K_17',
+  'K_18',
+  'K_19',
+  'K_20',
+];
 
 describe('a month with an invoice, its correction and an offline (DI) invoice', { timeout: 120_000 }, () => {
   test('register CSV and XML, changed_since after KSeF numbers the DI invoice, the archive; another account sees none of it', async () => {
@@ -76,11 +92,15 @@ describe('a month with an invoice, its correction and an offline (DI) invoice', 
     await ksef.connect(t.db(), other.testScope, otherNip);
     const foreign = (await createInvoiceDocument(t.db(), other.testScope, parseOrderInput(paidOrder({ number: 'OBCE-1' })))).document;
 
-    const invoice = (await createInvoiceDocument(t.db(), seller.testScope, parseOrderInput(paidOrder({ buyer: { ...paidOrder().buyer, name: '=Kupiec "A"; sp. z o.o.' } }))))
-      .document;
+    const invoice = (
+      await createInvoiceDocument(t.db(), seller.testScope, parseOrderInput(paidOrder({ buyer: { ...paidOrder().buyer, name: '=Kupiec "A"; sp. z o.o.' } })))
+    ).document;
     const accepted = await waitForStatus(t.db(), invoice.id, ['accepted', 'rejected', 'error', 'skipped'], 30_000);
     expect(accepted.status).toBe('accepted');
-    const refund = parseRefundInput({ external_id: 'r-1', lines: [{ name: 'Kubek ceramiczny', sku: 'KUB-1', quantity: 1, unit_price: '47.49', vat_rate: '23' }] });
+    const refund = parseRefundInput({
+      external_id: 'r-1',
+      lines: [{ name: 'Kubek ceramiczny', sku: 'KUB-1', quantity: 1, unit_price: '47.49', vat_rate: '23' }],
+    });
     const correction = (await createCorrectionDocument(t.db(), seller.testScope, invoice.id, refund)).document;
     expect((await waitForStatus(t.db(), correction.id, ['accepted', 'rejected', 'error', 'skipped'], 30_000)).status).toBe('accepted');
     await waitForStatus(t.db(), foreign.id, ['accepted', 'rejected', 'error', 'skipped'], 30_000);
@@ -120,7 +140,11 @@ describe('a month with an invoice, its correction and an offline (DI) invoice', 
       ]);
       expect(col(inv, 'Nazwa nabywcy')).toBe(`'=Kupiec "A"; sp. z o.o.`);
       expect([col(inv, 'NIP nabywcy'), col(inv, 'Waluta'), col(inv, 'Offline'), col(inv, 'Data zapłaty')]).toEqual(['5260250274', 'PLN', 'nie', '2026-11-20']);
-      expect([col(cor, 'Brutto'), col(cor, 'Faktura korygowana'), col(cor, 'Numer KSeF faktury korygowanej')]).toEqual(['-47,49', accepted.number, accepted.ksefNumber]);
+      expect([col(cor, 'Brutto'), col(cor, 'Faktura korygowana'), col(cor, 'Numer KSeF faktury korygowanej')]).toEqual([
+        '-47,49',
+        accepted.number,
+        accepted.ksefNumber,
+      ]);
       expect([col(di, 'Offline'), col(di, 'Termin przekroczony')]).toEqual(['tak', '']);
       expect(col(di, 'Wydana offline')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
@@ -156,10 +180,12 @@ describe('a month with an invoice, its correction and an offline (DI) invoice', 
       const numbered = await waitForStatus(t.db(), offline.id, ['accepted', 'rejected', 'error'], 30_000);
       expect(numbered.status).toBe('accepted');
       const changed = parseCsv((await bytes(seller.testKey, `/v1/exports/sales-register?period=${period}&changed_since=${filed}`)).body);
-      expect(changed.slice(1).map((r) => [r[REGISTER_CSV_HEADER.indexOf('Id dokumentu')], r[REGISTER_CSV_HEADER.indexOf('Numer KSeF lub oznaczenie')]])).toEqual([
-        [offline.id, numbered.ksefNumber],
-      ]);
-      const changedXml = xmlTree((await bytes(seller.testKey, `/v1/exports/sales-register?period=${period}&changed_since=${filed}&format=xml`)).body.toString('utf8'));
+      expect(
+        changed.slice(1).map((r) => [r[REGISTER_CSV_HEADER.indexOf('Id dokumentu')], r[REGISTER_CSV_HEADER.indexOf('Numer KSeF lub oznaczenie')]]),
+      ).toEqual([[offline.id, numbered.ksefNumber]]);
+      const changedXml = xmlTree(
+        (await bytes(seller.testKey, `/v1/exports/sales-register?period=${period}&changed_since=${filed}&format=xml`)).body.toString('utf8'),
+      );
       expect(allAt(changedXml, 'SprzedazWiersz').map((w) => w.children.find((c) => c.name === 'NrKSeF')?.text)).toEqual([numbered.ksefNumber]);
 
       // the archive: each document's XML, UPO and PDF by number, the register and the manifest of what is missing
@@ -173,7 +199,9 @@ describe('a month with an invoice, its correction and an offline (DI) invoice', 
       const inv1 = await load(invoice.id);
       const cor1 = await load(correction.id);
       const off1 = await load(offline.id);
-      expect(names).toEqual(expect.arrayContaining([`${base(inv1.number!)}.xml`, `${base(inv1.number!)}.upo.xml`, `${base(inv1.number!)}.pdf`, `${base(cor1.number!)}.xml`]));
+      expect(names).toEqual(
+        expect.arrayContaining([`${base(inv1.number!)}.xml`, `${base(inv1.number!)}.upo.xml`, `${base(inv1.number!)}.pdf`, `${base(cor1.number!)}.xml`]),
+      );
       expect(names.every((n) => n.startsWith(`${period}/`) && !n.slice(period.length + 1).includes('/'))).toBe(true);
       expect(Buffer.from(entries[`${base(inv1.number!)}.xml`]!).toString('utf8')).toBe(inv1.fa3Xml);
       expect(Buffer.from(entries[`${base(inv1.number!)}.upo.xml`]!).toString('utf8')).toBe(inv1.upoXml);

@@ -11,7 +11,14 @@ import { registerCsvHeader, registerCsvLine } from './register-csv';
 import { readRegisterFacts } from './register-facts';
 import { buildRegisterRow, type RegisterSource } from './register-row';
 
-const SELLER = { nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa', email: null, phone: null };
+const SELLER = {
+  nip: '5265877635',
+  name: 'Kawowy Świat Sp. z o.o.',
+  address1: 'ul. Marszałkowska 100/5',
+  address2: '00-026 Warszawa',
+  email: null,
+  phone: null,
+};
 const KSEF = '5265877635-20261127-0100A0B1C2D3-4E';
 const order = parseOrderInput(paidOrder({ buyer: { ...paidOrder().buyer, name: 'Zażółć "gęślą"; jaźń sp. z o.o.' } }), new Date('2026-11-27T12:00:00Z'));
 const src = (over: Partial<RegisterSource>): RegisterSource => ({
@@ -53,14 +60,32 @@ test.skipIf(!SOFFICE)('LibreOffice Calc reads the register: Polish letters, quot
     registerCsvLine(2, buildRegisterRow(src({ id: 'cor_1', kind: 'correction', ksefNumber: null, invoiceId: 'inv_1' }), readRegisterFacts(correction)));
   const dir = mkdtempSync(path.join(tmpdir(), 'register-csv-'));
   writeFileSync(path.join(dir, 'rejestr.csv'), csv);
-  execFileSync(SOFFICE!, ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:59,34,76,1,,1045', '--convert-to', 'html', '--outdir', dir, path.join(dir, 'rejestr.csv')], {
-    stdio: 'ignore',
-  });
+  execFileSync(
+    SOFFICE!,
+    [
+      '--headless',
+      `-env:UserInstallation=file://${dir}/profile`,
+      '--infilter=CSV:59,34,76,1,,1045',
+      '--convert-to',
+      'html',
+      '--outdir',
+      dir,
+      path.join(dir, 'rejestr.csv'),
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const rows = readFileSync(path.join(dir, 'rejestr.html'), 'utf8')
     .split(/<tr[^>]*>/)
     .slice(1)
-    .map((tr) => [...tr.matchAll(/<td([^>]*)>([\s\S]*?)<\/td>/g)].map(([, attrs, inner]) => ({ number: /sdval="([^"]+)"/.exec(attrs!)?.[1], text: inner!.replace(/<[^>]+>/g, '') })));
-  const [header, inv, cor] = rows as [typeof rows[0], typeof rows[0], typeof rows[0]];
+    .map((tr) =>
+      [...tr.matchAll(/<td([^>]*)>([\s\S]*?)<\/td>/g)].map(([, attrs, inner]) => ({
+        number: /sdval="([^"]+)"/.exec(attrs!)?.[1],
+        text: inner!.replace(/<[^>]+>/g, ''),
+      })),
+    );
+  const [header, inv, cor] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
   const at = (row: typeof header, name: string) => row[header.findIndex((c) => c.text === name)]!;
   expect(header.map((c) => c.text)).toContain('Data sprzedaży');
   expect(at(inv, 'Nazwa nabywcy').text.replace(/&quot;/g, '"')).toBe('Zażółć "gęślą"; jaźń sp. z o.o.');

@@ -6,7 +6,14 @@ import { readIssuedFacts } from '@/server/pdf/issued-facts';
 import { paidOrder } from '@/test/orders';
 import { readRegisterFacts, type RegisterFacts } from './register-facts';
 
-const SELLER = { nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa', email: null, phone: null };
+const SELLER = {
+  nip: '5265877635',
+  name: 'Kawowy Świat Sp. z o.o.',
+  address1: 'ul. Marszałkowska 100/5',
+  address2: '00-026 Warszawa',
+  email: null,
+  phone: null,
+};
 const EUR = { rate: '4.2322', date: '2026-11-19', table: '224/A/NBP/2026' };
 const NOW = new Date('2026-11-27T12:00:00Z');
 

@@ -85,7 +85,11 @@ export function readRegisterFacts(xml: string): RegisterFacts {
     summary,
     totalGrosze: amount(head, 'P_15') ?? 0,
     corrects: corrected
-      ? { number: required(corrected, 'NrFaKorygowanej'), issueDate: required(corrected, 'DataWystFaKorygowanej'), ksefNumber: text(corrected, 'NrKSeFFaKorygowanej') }
+      ? {
+          number: required(corrected, 'NrFaKorygowanej'),
+          issueDate: required(corrected, 'DataWystFaKorygowanej'),
+          ksefNumber: text(corrected, 'NrKSeFFaKorygowanej'),
+        }
       : null,
   };
 }

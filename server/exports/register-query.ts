@@ -14,13 +14,20 @@ export const PAGE_ROWS = 200;
 type Cursor = { issueDate: string; seq: number };
 
 /**
- * The documents of the register, in issue-date order: issued means numbered by KSeF, or handed to the buyer offline
+ * The documents of the register (inRegister), in issue-date order: issued means numbered by KSeF, or handed to the buyer offline
  * (offline24) and not yet numbered (its row carries DI). A document still queued online, or rejected without having
  * been handed over, was never issued. `mark_changed_at` is when the row's mark took its present value: KSeF's
  * acceptance (document_transitions) or, before it, the offline hand-over.
  */
+export function inRegister(scope: Scope, period: string): SQL {
+  const { from, to } = periodDates(period);
+  return sql`d.account_id = ${scope.accountId} and d.mode = ${scope.mode}
+    and d.issue_date >= ${from} and d.issue_date < ${to}
+    and d.fa3_xml is not null and d.number is not null
+    and (d.ksef_number is not null or d.offline_issued_at is not null)`;
+}
+
 function registerQuery(scope: Scope, filter: RegisterFilter, after: Cursor | null, limit: number, columns: SQL): SQL {
-  const { from, to } = periodDates(filter.period);
   return sql`
     select * from (
       select ${columns}, d.issue_date, d.seq,
@@ -30,10 +37,7 @@ function registerQuery(scope: Scope, filter: RegisterFilter, after: Cursor | nul
           d.updated_at
         ) as mark_changed_at
       from documents d
-      where d.account_id = ${scope.accountId} and d.mode = ${scope.mode}
-        and d.issue_date >= ${from} and d.issue_date < ${to}
-        and d.fa3_xml is not null and d.number is not null
-        and (d.ksef_number is not null or d.offline_issued_at is not null)
+      where ${inRegister(scope, filter.period)}
         ${after ? sql`and (d.issue_date, d.seq) > (${after.issueDate}, ${after.seq})` : sql``}
     ) r
     ${filter.changedSince ? sql`where r.mark_changed_at > ${filter.changedSince.toISOString()}::timestamptz` : sql``}

@@ -85,7 +85,10 @@ export function buildRegisterRow(src: RegisterSource, facts: RegisterFacts): Reg
     grossPlnGrosze: rates.reduce((a, r) => a + r.netPlnGrosze + r.vatPlnGrosze, 0),
     mark: jpkKsefMark(src),
     markChangedAt: src.markChangedAt,
-    offline: src.offlineMode || src.offlineIssuedAt ? { issuedAt: src.offlineIssuedAt, deadline: src.offlineDeadline, deadlineMissed: src.offlineDeadlineMissed } : null,
+    offline:
+      src.offlineMode || src.offlineIssuedAt
+        ? { issuedAt: src.offlineIssuedAt, deadline: src.offlineDeadline, deadlineMissed: src.offlineDeadlineMissed }
+        : null,
     corrects: facts.corrects && { invoiceId: src.invoiceId, ...facts.corrects },
   };
 }

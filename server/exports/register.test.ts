@@ -10,7 +10,14 @@ import { csvAmount, REGISTER_CSV_HEADER, registerCsvHeader, registerCsvLine } fr
 import { buildRegisterRow, type RegisterSource } from './register-row';
 import { registerXmlRow } from './register-xml';
 
-const SELLER = { nip: '5265877635', name: 'Kawowy Świat Sp. z o.o.', address1: 'ul. Marszałkowska 100/5', address2: '00-026 Warszawa', email: null, phone: null };
+const SELLER = {
+  nip: '5265877635',
+  name: 'Kawowy Świat Sp. z o.o.',
+  address1: 'ul. Marszałkowska 100/5',
+  address2: '00-026 Warszawa',
+  email: null,
+  phone: null,
+};
 const EUR = { rate: '4.2322', date: '2026-11-19', table: '224/A/NBP/2026' };
 
 const source = (over: Partial<RegisterSource> = {}): RegisterSource => ({

@@ -3,6 +3,7 @@ import { accountRouter } from './routers/account';
 import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { eventsRouter } from './routers/events';
+import { exportsRouter } from './routers/exports';
 import { invoicesRouter } from './routers/invoices';
 import { ksefRouter } from './routers/ksef';
 import { storesRouter } from './routers/stores';
@@ -19,6 +20,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   apiKeys: apiKeysRouter,
   events: eventsRouter,
+  exports: exportsRouter,
   stores: storesRouter,
 });
 
