@@ -57,7 +57,11 @@ try {
   global.gc?.();
   const idle = process.memoryUsage().rss;
   let peak = idle;
-  const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
+  let atPeak = process.memoryUsage();
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.rss > peak) [peak, atPeak] = [m.rss, m];
+  };
   const sampler = setInterval(sample, 50);
   const started = Date.now();
   let bytes = 0;
@@ -72,7 +76,8 @@ try {
   sample();
   console.log(
     `archive of ${count} documents: ${mb(bytes)} MB in ${seconds.toFixed(1)} s (${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s); ` +
-      `RSS idle ${mb(idle)} MB, peak ${mb(peak)} MB (goal ≤ 250 MB)`,
+      `RSS idle ${mb(idle)} MB, peak ${mb(peak)} MB (goal ≤ 250 MB; at the peak V8 heap ${mb(atPeak.heapUsed)} of ${mb(atPeak.heapTotal)} MB, ` +
+      `off-heap buffers ${mb(atPeak.arrayBuffers)} MB)`,
   );
 } finally {
   if (process.env.BENCH_KEEP) console.log(bench.url);

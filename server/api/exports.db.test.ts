@@ -12,6 +12,7 @@ import { randomNip } from '@/emulators/ksef/testing';
 import { createCorrectionDocument } from '@/server/corrections/create-correction';
 import { documents, files } from '@/server/db/schema';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { monthSummary } from '@/server/exports/month-summary';
 import { REGISTER_CSV_HEADER } from '@/server/exports/register-csv';
 import { setRouteDb } from '@/server/http/route';
 import { allAt, xmlTree } from '@/server/ksef/fa3/xml-tree';
@@ -219,6 +220,11 @@ describe('a month with an invoice, its correction and an offline (DI) invoice', 
         expect([lacks, expected.length > 0]).toEqual([expected, true]);
       }
       expect(names).not.toContain(`${period}/${foreign.number ?? 'x'}.xml`);
+      // what the dashboard measures the download against
+      const summary = await monthSummary(t.db(), seller.testScope, period);
+      expect([summary.documents, summary.withoutUpo, summary.withoutPdf]).toEqual([3, 0, manifest.slice(1).filter((r) => r[2]!.includes('PDF')).length]);
+      expect(summary.storedBytes).toBeGreaterThan(zip.body.length / 2);
+      expect((await monthSummary(t.db(), other.testScope, period)).documents).toBe(1);
       // the system unzip takes it too
       const dir = mkdtempSync(path.join(tmpdir(), 'archive-'));
       writeFileSync(path.join(dir, 'a.zip'), zip.body);
