@@ -20,6 +20,7 @@ const LINKS = [
   ['/dashboard/api-keys', 'apiKeys', 'manage'],
   ['/dashboard/events', 'events', 'read'],
   ['/dashboard/members', 'members', 'manage'],
+  ['/dashboard/exports', 'exports', 'read'],
 ] as const;
 
 /** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */

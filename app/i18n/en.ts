@@ -14,6 +14,7 @@ export const en: Dictionary = {
     apiKeys: 'API keys',
     events: 'Events',
     members: 'Team',
+    exports: 'For the accountant',
     main: 'Main menu',
   },
   mode: {
@@ -482,5 +483,28 @@ export const en: Dictionary = {
     existingUser: 'Already have a user with this address?',
     signInAccept: 'Sign in and accept',
     signedIn: 'You are signed in: accept the invitation for this user.',
+  },
+  exports: {
+    title: 'For the accountant',
+    intro:
+      "The month's sales register (Europe/Warsaw calendar, by issue date) with each document's KSeF number or JPK_V7(3) marker, and the archive of XML, UPO and PDF files.",
+    period: 'Month',
+    summary: 'Documents in the register',
+    withoutUpo: 'without UPO',
+    withoutPdf: 'without PDF',
+    register: 'Sales register',
+    csv: 'CSV (Excel, LibreOffice)',
+    xml: 'XML (JPK_V7M(3) rows)',
+    changedSince: 'Changed since the JPK was filed',
+    changedSinceHelp:
+      'Only documents whose KSeF number or marker changed after that moment (e.g. a DI document that got its KSeF number): these need a JPK correction.',
+    changedLink: 'Download changed rows (CSV)',
+    archive: 'Monthly archive (ZIP)',
+    archiveHelp: "Each document's FA(3) XML, UPO and PDF, the register, and manifest.csv listing files not there yet.",
+    download: 'Download the archive',
+    direct: 'or download directly',
+    progress: 'Downloaded',
+    done: 'Done',
+    failed: 'The download failed',
   },
 };

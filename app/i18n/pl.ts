@@ -12,6 +12,7 @@ export const pl = {
     apiKeys: 'Klucze API',
     events: 'Zdarzenia',
     members: 'Zespół',
+    exports: 'Dla księgowej',
     main: 'Menu główne',
   },
   mode: {
@@ -481,6 +482,28 @@ export const pl = {
     existingUser: 'Masz już użytkownika z tym adresem?',
     signInAccept: 'Zaloguj się i przyjmij',
     signedIn: 'Jesteś zalogowany: przyjmij zaproszenie dla tego użytkownika.',
+  },
+  exports: {
+    title: 'Dla księgowej',
+    intro:
+      'Rejestr sprzedaży miesiąca (daty z kalendarza Europe/Warsaw, według daty wystawienia) z numerem KSeF albo oznaczeniem JPK_V7(3) każdego dokumentu oraz archiwum XML, UPO i PDF.',
+    period: 'Miesiąc',
+    summary: 'Dokumenty w rejestrze',
+    withoutUpo: 'bez UPO',
+    withoutPdf: 'bez PDF',
+    register: 'Rejestr sprzedaży',
+    csv: 'CSV (Excel, LibreOffice)',
+    xml: 'XML (wiersze JPK_V7M(3))',
+    changedSince: 'Zmienione od złożenia JPK',
+    changedSinceHelp: 'Tylko dokumenty, którym po tej chwili zmienił się numer KSeF lub oznaczenie (np. DI, który dostał numer KSeF): te wymagają korekty JPK.',
+    changedLink: 'Pobierz zmienione (CSV)',
+    archive: 'Archiwum miesiąca (ZIP)',
+    archiveHelp: 'XML FA(3), UPO i PDF każdego dokumentu, rejestr oraz manifest.csv z listą brakujących plików.',
+    download: 'Pobierz archiwum',
+    direct: 'lub pobierz bezpośrednio',
+    progress: 'Pobrano',
+    done: 'Gotowe',
+    failed: 'Pobieranie nie powiodło się',
   },
 };
 

@@ -39,6 +39,9 @@ export type WaitOptions = { intervalMs?: number; timeoutMs?: number; signal?: Ab
 
 type Query = Record<string, string | number | undefined>;
 
+/** `period` is `YYYY-MM`; `changed_since` (Unix seconds) keeps the rows whose KSeF number or marker changed after it. */
+export type SalesRegisterParams = { period: string; format?: 'csv' | 'xml'; changed_since?: number };
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -58,6 +61,7 @@ export class KsefRelay {
   readonly account;
   readonly webhookEndpoints;
   readonly events;
+  readonly exports;
   private readonly base: string;
   private readonly options: Required<Omit<KsefRelayOptions, 'apiKey' | 'baseUrl'>>;
 
@@ -106,6 +110,12 @@ export class KsefRelay {
       list: (params: ListEventsParams = {}) => pages<Event>('/v1/events').list(params),
       listAll: (params: Omit<ListEventsParams, 'starting_after'> = {}) => pages<Event>('/v1/events').listAll(params),
     };
+    this.exports = {
+      /** A Warsaw month's sales register: CSV for Polish Excel (default) or JPK_V7M(3) sales rows as XML. */
+      salesRegister: (params: SalesRegisterParams) => this.bytes('/v1/exports/sales-register', params),
+      /** A Warsaw month's ZIP of XML, UPO and PDF files as a stream (a month can be gigabytes: pipe it to a file). */
+      archive: async (params: { period: string }) => (await this.request('GET', '/v1/exports/archive', { query: params })).body!,
+    };
   }
 
   private async *paginate<T extends { id: string }>(path: string, params: Query): AsyncGenerator<T, void, undefined> {
@@ -134,8 +144,8 @@ export class KsefRelay {
     return (await res.json()) as T;
   }
 
-  private async bytes(path: string): Promise<Uint8Array> {
-    const res = await this.request('GET', path, {});
+  private async bytes(path: string, query?: Query): Promise<Uint8Array> {
+    const res = await this.request('GET', path, { query });
     return new Uint8Array(await res.arrayBuffer());
   }
 

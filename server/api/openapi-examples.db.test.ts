@@ -75,7 +75,9 @@ async function callSdk(operationId: string) {
   ];
   const [group, method] = op.sdk.method.split('.') as [string, string];
   const fn = (relay as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[group]![method]!;
-  const result = await fn(...args);
+  let result = await fn(...args);
+  // a streamed download (the monthly archive) is read to its end
+  if (result instanceof ReadableStream) result = new Uint8Array(await new Response(result).arrayBuffer());
   const schemas = op.responses.flatMap((r) => ('schema' in r ? [r.schema] : []));
   if (schemas.length)
     expect(
@@ -150,6 +152,13 @@ describe('every request example of /openapi.json against the real server', () =>
     expect(res.body).toMatchObject({ status: 'pending', order: INVOICE_RETRIED.order });
     await waitForStatus(t.db(), created.body.id, ['accepted'], 30_000);
   }, 60_000);
+
+  test('the month of the story exports its sales register and archive', async () => {
+    const register = await both('exportSalesRegister');
+    expect(register.headers.get('content-type')).toContain('text/csv');
+    const archive = await both('exportMonthlyArchive');
+    expect(archive.headers.get('content-type')).toContain('application/zip');
+  });
 
   test('covered every operation of the document', () => {
     expect([...covered].sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());

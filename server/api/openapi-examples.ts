@@ -47,6 +47,9 @@ export const WEBHOOK_ENDPOINT_EXAMPLE = {
   description: 'Sklep: oznacz zamówienie jako zafakturowane',
 } satisfies z.input<typeof ZCreateWebhookEndpoint>;
 
+/** The Warsaw month of the story's documents (issue dates 2026-11-23 and 2026-11-27). */
+export const EXPORT_PERIOD = '2026-11';
+
 export const INVOICE_ID = 'inv_y81GREDWTvZPrJy69EsOZw';
 export const CORRECTION_ID = 'cor_xOzvWoaAynfOZRzr9K88Gt';
 export const ENDPOINT_ID = 'we_Un8P2kkat1WHDJE032xvxQ';

@@ -6,6 +6,7 @@ import { ZOrderInput, ZRefundInput } from '@/server/orders/order-schema';
 import { ZWcOrder, ZWcRefund } from '@/server/orders/woocommerce/wc-schema';
 import { codeSamples } from './code-samples';
 import { ZListEventsQuery } from './events';
+import { ZArchiveQuery, ZSalesRegisterQuery } from './exports';
 import { ZDocumentId, ZInvoiceId, ZListInvoicesQuery } from './invoices';
 import {
   ACCOUNT_EXAMPLE,
@@ -13,6 +14,7 @@ import {
   CORRECTION_PENDING,
   ENDPOINT_ID,
   EVENT_EXAMPLE,
+  EXPORT_PERIOD,
   exampleDocUrl,
   INVOICE_ACCEPTED,
   INVOICE_ID,
@@ -49,7 +51,8 @@ import { ZEndpointId, ZListWebhookEndpointsQuery } from './webhook-endpoints';
  * validates real answers against it.
  */
 type Json = { status: number; description: string; schema: z.ZodType; example: unknown };
-type Raw = { status: number; description: string; contentType: string };
+/** A file download; one status may come in several types (a `format` parameter chooses). */
+type Raw = { status: number; description: string; contentType: string | readonly string[] };
 
 /** What the examples send: path and query parameters, the body and the Idempotency-Key of a POST. */
 export type RequestExample = { path?: Record<string, string>; query?: Record<string, string | number>; body?: unknown; idempotencyKey?: string };
@@ -59,7 +62,7 @@ export type Operation = {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'Invoices' | 'Account' | 'Webhook endpoints' | 'Events';
+  tag: 'Invoices' | 'Account' | 'Webhook endpoints' | 'Events' | 'Exports';
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -299,6 +302,34 @@ export const OPERATIONS: Operation[] = [
     example: { query: { type: 'invoice.accepted', limit: 10 } },
     sdk: { method: 'events.list', result: 'page' },
   },
+  {
+    method: 'get',
+    path: '/v1/exports/sales-register',
+    operationId: 'exportSalesRegister',
+    summary:
+      'The sales register of a Warsaw month (beyond the spec): every invoice and correction KSeF numbered or that was handed over offline, ' +
+      'per VAT rate in the document currency and PLN, with its KSeF number or JPK_V7(3) marker (DI: offline, not yet numbered)',
+    tag: 'Exports',
+    query: ZSalesRegisterQuery,
+    responses: [{ status: 200, description: 'The register (attachment), streamed', contentType: ['text/csv', 'application/xml'] }],
+    errors: ['parameter_missing', 'parameter_invalid'],
+    example: { query: { period: EXPORT_PERIOD, format: 'csv' } },
+    sdk: { method: 'exports.salesRegister', result: 'register' },
+  },
+  {
+    method: 'get',
+    path: '/v1/exports/archive',
+    operationId: 'exportMonthlyArchive',
+    summary:
+      'One ZIP of a Warsaw month (beyond the spec): per document its FA(3) XML, UPO and PDF named by number, the register, ' +
+      'and manifest.csv listing UPOs and PDFs not there yet; streamed',
+    tag: 'Exports',
+    query: ZArchiveQuery,
+    responses: [{ status: 200, description: 'The archive (attachment), streamed', contentType: 'application/zip' }],
+    errors: ['parameter_missing', 'parameter_invalid'],
+    example: { query: { period: EXPORT_PERIOD } },
+    sdk: { method: 'exports.archive', result: 'archive' },
+  },
 ];
 
 type JsonSchema = Record<string, unknown>;
@@ -373,7 +404,7 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
       const content =
         'schema' in r
           ? { 'application/json': { schema: convert(r.schema, 'output'), example: r.example } }
-          : { [r.contentType]: { schema: { type: 'string', format: 'binary' } } };
+          : Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
       responses[String(r.status)] = {
         description: r.description,
         headers: { ...COMMON_HEADERS, ...('contentType' in r && { 'Content-Disposition': header('`attachment; filename="…"`') }) },
@@ -419,7 +450,7 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Invoices' }, { name: 'Account' }, { name: 'Webhook endpoints' }, { name: 'Events' }],
+    tags: [{ name: 'Invoices' }, { name: 'Account' }, { name: 'Webhook endpoints' }, { name: 'Events' }, { name: 'Exports' }],
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…` or `sk_live_…`; the key decides the mode' } },

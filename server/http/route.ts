@@ -15,10 +15,11 @@ import { isSafeText } from './safe-text';
 
 export type EndpointRequest = { body: unknown; url: URL; params: Record<string, string> };
 export type EndpointContext<I> = { db: Db; scope: Scope; input: I; requestId: string };
-/** A JSON body, or raw bytes with their content type (PDF, XML downloads). */
+/** A JSON body, raw bytes with their content type (PDF, XML downloads), or a stream made while it is read (exports). */
 export type EndpointResult =
   | { status: number; body: unknown; headers?: Record<string, string> }
-  | { status: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> };
+  | { status: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> }
+  | { status: number; stream: ReadableStream<Uint8Array>; contentType: string; headers?: Record<string, string> };
 
 export type Endpoint<I> = {
   /** Parses body, query and path parameters; throws AppError with the spec's code and param. */
@@ -110,6 +111,7 @@ async function runEndpoint<I>(ep: Endpoint<I>, req: Request, ctx: RouteContext, 
     }
     const out = await execute();
     if ('raw' in out) return respond(out.status, out.raw, out.contentType, { ...headers, ...out.headers }, requestId);
+    if ('stream' in out) return respond(out.status, out.stream, out.contentType, { ...headers, ...out.headers }, requestId);
     return respond(out.status, JSON.stringify(out.body), 'application/json', { ...headers, ...out.headers }, requestId);
   } catch (err) {
     const r = toErrorResponse(err);
@@ -127,7 +129,7 @@ function refuseUnsafeText(url: URL, params: Record<string, string>) {
 }
 
 function stored(out: EndpointResult): StoredResponse {
-  if ('raw' in out) throw new Error('an idempotent endpoint answers JSON');
+  if (!('body' in out)) throw new Error('an idempotent endpoint answers JSON');
   return { status: out.status, body: JSON.stringify(out.body) };
 }
 
@@ -159,8 +161,14 @@ async function routingError(
   return respond(ERRORS[code].status, JSON.stringify({ error: errorObject(code) }), 'application/json', { ...headers, ...extra }, requestId);
 }
 
-function respond(status: number, body: string | Buffer, contentType: string, headers: Record<string, string>, requestId: string): Response {
-  return new Response(typeof body === 'string' ? body : new Uint8Array(body), {
+function respond(
+  status: number,
+  body: string | Buffer | ReadableStream<Uint8Array>,
+  contentType: string,
+  headers: Record<string, string>,
+  requestId: string,
+): Response {
+  return new Response(typeof body === 'string' || body instanceof ReadableStream ? body : new Uint8Array(body), {
     status,
     headers: { ...headers, 'Content-Type': contentType, 'Request-Id': requestId, 'Cache-Control': 'no-store' },
   });

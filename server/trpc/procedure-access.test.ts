@@ -17,6 +17,7 @@ const EXPECTED: Record<string, Access> = {
   'account.setAttentionEmails': 'read', // the member's own e-mail preference
   'account.seller': 'manage',
   'account.updateSeller': 'manage',
+  'exports.summary': 'read',
   'invoices.search': 'read',
   'invoices.detail': 'read',
   'invoices.correctionForm': 'manage',

@@ -4,6 +4,7 @@ import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { eventsRouter } from './routers/events';
 import { invitesRouter } from './routers/invites';
+import { exportsRouter } from './routers/exports';
 import { invoicesRouter } from './routers/invoices';
 import { ksefRouter } from './routers/ksef';
 import { membersRouter } from './routers/members';
@@ -21,6 +22,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   apiKeys: apiKeysRouter,
   events: eventsRouter,
+  exports: exportsRouter,
   stores: storesRouter,
   members: membersRouter,
   invites: invitesRouter,

@@ -108,7 +108,8 @@ export const documents = pgTable(
     index('documents_newest_idx').on(t.accountId, t.mode, t.seq.desc()),
     index('documents_invoice_idx').on(t.invoiceId),
     index('documents_status_idx').on(t.accountId, t.mode, t.status),
-    // the dashboard's sorts (server/documents/search-documents.ts); seq breaks ties so pages are stable
+    // the dashboard's sorts (server/documents/search-documents.ts; seq breaks ties so pages are stable), and a month's
+    // register and archive in issue-date order (server/exports/register-query.ts)
     index('documents_issue_date_idx').on(t.accountId, t.mode, t.issueDate, t.seq),
     index('documents_number_idx').on(t.accountId, t.mode, NUMBER_SORT_KEY, t.seq),
     // "contains" search over the texts a person types (pg_trgm, drizzle/0011): see DOCUMENT_HAYSTACK. Writes go to

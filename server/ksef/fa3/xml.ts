@@ -37,6 +37,13 @@ function write(node: XmlElement, depth: number, out: string[]): void {
   out.push(`${pad}</${node.name}>`);
 }
 
+/** One element without the declaration, indented `depth` levels: for documents written piece by piece (exports). */
+export function serializeFragment(node: XmlElement, depth = 0): string {
+  const out: string[] = [];
+  write(node, depth, out);
+  return `${out.join('\n')}\n`;
+}
+
 /** UTF-8 text without BOM and without processing instructions other than the declaration (fa3-mapping.md §1). */
 export function serializeXml(root: XmlElement): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];

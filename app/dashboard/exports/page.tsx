@@ -1,0 +1,5 @@
+import { ExportsView } from '@/app/components/exports-view';
+
+export default function ExportsPage() {
+  return <ExportsView />;
+}

@@ -1,0 +1,5 @@
+import { monthlyArchive } from '@/server/api/exports';
+import { v1Routes } from '@/server/http/route';
+
+export const dynamic = 'force-dynamic';
+export const { GET, POST, PUT, PATCH, DELETE } = v1Routes({ GET: monthlyArchive });
