@@ -52,7 +52,8 @@ export async function abandonBatch(db: Db, batchId: string, reason: string): Pro
       .orderBy(asc(documents.seq))
       .for('update');
     for (const doc of members) {
-      if (doc.status === 'sending' && batch.referenceNumber && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef) {
+      // the batch's claim: sending with its session, or with none yet when the session never opened
+      if (doc.status === 'sending' && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef) {
         await requeueInTx(tx, doc, `batch session ${batch.referenceNumber} not completed: ${reason}`, undefined, { ksefSessionRef: null });
       } else if (doc.status === 'queued') {
         await enqueueSend(tx, doc);
