@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { randomNip } from '@/emulators/ksef/testing';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { loadDocument } from '@/server/documents/load-document';
 import { prepareDocument } from '@/server/documents/prepare-document';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';
@@ -13,6 +14,8 @@ import { waitFor } from '@/test/web';
 import { accessTokenFor } from './access-token';
 import { ksefClientFor } from './ksef-clients';
 import { sendQueuedInBatch } from './send-batch';
+import { claimTakeoverSeconds } from './claim';
+import { ensureDocumentXml } from './document-xml';
 import { sendDocument } from './send-document';
 import { loadSendingScope } from './sending-scope';
 
@@ -106,4 +109,34 @@ test('each online send step run twice at the same moment: each document uploaded
     .db()
     .execute<{ n: number }>(sql`select count(*)::int as n from document_transitions where document_id in ${ids} and to_status = 'sending'`);
   expect(claims[0]!.n).toBe(ids.length);
+});
+
+/** What a step that claimed the document and is still uploading (or died doing so) leaves: sending with its XML, no KSeF reference. */
+async function claimedElsewhere(id: string, ageSeconds: number) {
+  const doc = (await loadDocument(t.db(), id))!;
+  const { seller } = await loadSendingScope(t.db(), { accountId: doc.accountId, mode: doc.mode });
+  await ensureDocumentXml(t.db(), doc, seller!, null);
+  await t.db().execute(sql`update documents set status = 'sending', updated_at = now() - make_interval(secs => ${ageSeconds}) where id = ${id}`);
+}
+
+test("a step that finds another step's fresh claim leaves the document to it and looks again once that claim is surely over", async () => {
+  const { ids } = await queuedDocuments(1);
+  await claimedElsewhere(ids[0]!, 0);
+  const sendsBefore = (await ksef.control().counters()).requests.sendInvoice ?? 0;
+  await sendDocument(t.db(), ids[0]!);
+  const [doc] = await t.db().execute<{ status: string; ref: string | null }>(sql`select status, ksef_invoice_ref as ref from documents where id = ${ids[0]!}`);
+  expect(doc).toEqual({ status: 'sending', ref: null });
+  expect((await ksef.control().counters()).requests.sendInvoice ?? 0).toBe(sendsBefore);
+  const [job] = await t
+    .db()
+    .execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${`send:${ids[0]}`}`);
+  expect(job!.s).toBeGreaterThan(claimTakeoverSeconds() - 3);
+});
+
+test('a claim a crash abandoned (older than the takeover age, KSeF does not have it) is taken over and sent once', async () => {
+  const { ids } = await queuedDocuments(1);
+  await claimedElsewhere(ids[0]!, claimTakeoverSeconds() + 5);
+  await sendDocument(t.db(), ids[0]!);
+  await receivedAll(ids);
+  await expectExactlyOnce(t.db(), ksef.control(), ids);
 });

@@ -67,7 +67,7 @@ async function buildXml(db: Db, docs: DocumentRow[], seller: Seller, now: Date):
   for (const picked of docs) {
     const doc = await settleIssueDate(db, picked, now);
     if (doc.offlineMode || doc.status !== 'queued') continue;
-    const seen = { status: doc.status, ksefSessionRef: doc.ksefSessionRef };
+    const seen = { status: doc.status, ksefSessionRef: doc.ksefSessionRef, updatedAt: doc.updatedAt };
     if (doc.fa3Xml && doc.xmlSha256) {
       ready.push({ id: doc.id, xml: doc.fa3Xml, xmlSha256: doc.xmlSha256, seen });
       continue;

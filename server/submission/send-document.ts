@@ -12,7 +12,7 @@ import { firstPollAt, retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
 import { ensureDocumentXml } from './document-xml';
 import { issueOffline } from './issue-offline';
-import { claimForSending } from './claim';
+import { claimForSending, claimTakeoverSeconds } from './claim';
 import { enqueueSend, finishDocument, postponeDocument, requeueDocument, waitForCredentials } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
 import { loadSendingScope } from './sending-scope';
@@ -106,6 +106,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
       if (outcome.kind !== 'nothing' && !(outcome.kind === 'closed' && !outcome.documentIds.includes(current.id))) return;
       current = (await loadDocument(db, documentId))!;
       if (current.status !== 'queued' && current.status !== 'sending') return;
+      if (await isInLiveBatch(db, current.id)) return; // another step's batch claimed it meanwhile
     }
 
     current = await settleIssueDate(db, current, now);
@@ -118,8 +119,13 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
     if (current.ksefSessionRef && (await adoptEarlierSubmission(db, current, client, token))) return;
     const session = await onlineSessionFor(db, scope, client, token);
     const claim = { id: current.id, xml: current.fa3Xml!, xmlSha256: current.xmlSha256!, seen: current };
-    const [claimed] = await db.transaction((tx) => claimForSending(tx, [claim], session.referenceNumber));
-    if (!claimed) return; // another step claimed it first and sends it (invariant 4)
+    const [claimed] = await db.transaction(async (tx) => {
+      const won = await claimForSending(tx, [claim], session.referenceNumber);
+      // a claim from before a crash, too fresh to take over: looked at again once its step has surely ended
+      if (won.length === 0 && current.status === 'sending') await enqueueSend(tx, current, claimTakeoverSeconds());
+      return won;
+    });
+    if (!claimed) return; // another step holds the claim and sends it (invariant 4)
     current = claimed;
     let sent: { invoiceReferenceNumber: string };
     try {
