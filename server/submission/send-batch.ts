@@ -130,18 +130,33 @@ export async function sendQueuedInBatch(
     return notOpened(err);
   }
 
-  await db.transaction(async (tx) => {
-    await tx.update(ksefBatches).set({ status: 'opened', referenceNumber: opened.referenceNumber, updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+  // the claim still stands (no reconciliation abandoned the batch meanwhile), else nothing is uploaded: KSeF drops
+  // a session that is never closed
+  const held = await db.transaction(async (tx) => {
+    const [batch] = await tx
+      .update(ksefBatches)
+      .set({ status: 'opened', referenceNumber: opened.referenceNumber, updatedAt: new Date() })
+      .where(and(eq(ksefBatches.id, batchId), eq(ksefBatches.status, 'building')))
+      .returning({ id: ksefBatches.id });
+    if (!batch) return false;
     await tx
       .update(documents)
       .set({ ksefSessionRef: opened.referenceNumber, updatedAt: nextUpdatedAt() })
       .where(and(inArray(documents.id, ids), eq(documents.status, 'sending'), isNull(documents.ksefSessionRef), isNull(documents.ksefInvoiceRef)));
+    return true;
   });
+  if (!held) return { kind: 'abandoned', message: 'the batch was abandoned before its upload' };
 
   let stage: 'upload' | 'close' = 'upload';
   try {
     await uploadBatchParts(client, pkg, opened.partUploadRequests);
-    await db.update(ksefBatches).set({ status: 'uploaded', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+    const [uploaded] = await db
+      .update(ksefBatches)
+      .set({ status: 'uploaded', updatedAt: new Date() })
+      .where(and(eq(ksefBatches.id, batchId), eq(ksefBatches.status, 'opened')))
+      .returning({ id: ksefBatches.id });
+    // abandoned (its documents queued again) while the parts went up: never closed, so never processed
+    if (!uploaded) return { kind: 'abandoned', message: 'the batch was abandoned before its close' };
     stage = 'close';
     await closeBatchSession(client, token, opened.referenceNumber);
   } catch (err) {
