@@ -187,7 +187,9 @@ test('SIGTERM mid-flow: the stopping worker releases every job and worker lock i
         sql`select jsonb_array_elements_text(info->'graphileWorkerIds') as id from worker_heartbeats where worker_id like ${`%:${w.proc.pid}:%`}`,
       );
     const t0 = Date.now();
-    await stopGroup(w.proc, 'SIGTERM');
+    // a graceful stop waits for its running steps (a batch upload among them) up to the shutdown time-out, 25 s;
+    // on a loaded machine that is more than stopGroup's usual 5 s before SIGKILL
+    await stopGroup(w.proc, 'SIGTERM', 30_000);
     console.log(`sigterm: stop took ${Date.now() - t0} ms`);
     expect(w.output()).toContain('worker: stopped');
     const held = await t.db().execute<{ n: number }>(sql`
