@@ -63,7 +63,7 @@ export function collect(proc: ChildProcess): () => string {
   return () => out;
 }
 
-export async function stopGroup(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopGroup(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', killAfterMs = 5_000): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null || !proc.pid) return;
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   try {
@@ -75,7 +75,7 @@ export async function stopGroup(proc: ChildProcess, signal: NodeJS.Signals = 'SI
     try {
       process.kill(-proc.pid!, 'SIGKILL');
     } catch {}
-  }, 5_000);
+  }, killAfterMs);
   await exited;
   clearTimeout(timer);
 }

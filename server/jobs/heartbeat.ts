@@ -1,6 +1,6 @@
 import { config } from '@/server/config';
 import { sql } from 'drizzle-orm';
-import type { Db } from '@/server/db/client';
+import type { Db, DbOrTx } from '@/server/db/client';
 import { textArray } from '@/server/db/text-array';
 
 /**
@@ -14,7 +14,7 @@ export async function beat(db: Db, processId: string, graphileWorkerIds: string[
 }
 
 /** graphile-worker's own release of the jobs locked under the given ids, and the worker locks held under them. */
-export async function unlockWorkers(db: Db, ids: string[]): Promise<void> {
+export async function unlockWorkers(db: DbOrTx, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
     with keys as (delete from worker_locks where holder = any(${textArray(ids)}))
@@ -31,24 +31,27 @@ export async function unlockWorkers(db: Db, ids: string[]): Promise<void> {
  */
 export async function releaseDeadWorkers(db: Db, { orphans = true }: { orphans?: boolean } = {}): Promise<string[]> {
   const deadAfter = config().WORKER_DEAD_AFTER_SECONDS;
-  const dead = await db.execute<{ worker_id: string; ids: string[] }>(sql`
-    delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${deadAfter})
-    returning worker_id, coalesce(array(select jsonb_array_elements_text(info->'graphileWorkerIds')), '{}') as ids`);
-  const unnamed = !orphans
-    ? []
-    : await db.execute<{ locked_by: string }>(sql`
-    with live as (
-      select jsonb_array_elements_text(info->'graphileWorkerIds') as id from worker_heartbeats
-    ), locks as (
-      select locked_by, locked_at from graphile_worker._private_jobs where locked_by is not null
-      union all
-      select holder, taken_at from worker_locks
-    )
-    select distinct locked_by from locks
-    where locked_at < now() - make_interval(secs => ${deadAfter}) and locked_by not in (select id from live)`);
-  const ids = [...new Set([...dead.flatMap((d) => d.ids), ...unnamed.map((o) => o.locked_by)])];
-  await unlockWorkers(db, ids);
-  return ids;
+  // one transaction: a dead process's row is gone only with its locks, else its ids would be named by nobody
+  return db.transaction(async (tx) => {
+    const dead = await tx.execute<{ worker_id: string; ids: string[] }>(sql`
+      delete from worker_heartbeats where last_seen < now() - make_interval(secs => ${deadAfter})
+      returning worker_id, coalesce(array(select jsonb_array_elements_text(info->'graphileWorkerIds')), '{}') as ids`);
+    const unnamed = !orphans
+      ? []
+      : await tx.execute<{ locked_by: string }>(sql`
+      with live as (
+        select jsonb_array_elements_text(info->'graphileWorkerIds') as id from worker_heartbeats
+      ), locks as (
+        select locked_by, locked_at from graphile_worker._private_jobs where locked_by is not null
+        union all
+        select holder, taken_at from worker_locks
+      )
+      select distinct locked_by from locks
+      where locked_at < now() - make_interval(secs => ${deadAfter}) and locked_by not in (select id from live)`);
+    const ids = [...new Set([...dead.flatMap((d) => d.ids), ...unnamed.map((o) => o.locked_by)])];
+    await unlockWorkers(tx, ids);
+    return ids;
+  });
 }
 
 export async function forget(db: Db, processId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { afterAll, expect, test } from 'vitest';
+import { sql } from 'drizzle-orm';
 import type { Task, WorkerEvents } from 'graphile-worker';
 import { enqueue } from '@/server/jobs/enqueue';
 import { useTestDatabase } from '@/test/db';
@@ -136,4 +137,39 @@ test('a job that does not settle is named once in the warnings, with its task an
     release();
     await runtime.stop();
   }
+});
+
+test('a new runner locks no job before a committed heartbeat names the id it locks under', async () => {
+  // jobs waiting before the runner starts: its very first fetch takes them
+  for (let i = 0; i < 3; i++) await t.db().transaction((tx) => enqueue(tx, 'store_writeback', { documentId: `inv_named${i}` }));
+  const seen: { lockedBy: string | null; named: boolean }[] = [];
+  const handler: Task = async (_payload, helpers) => {
+    const lockedBy = helpers.job.locked_by;
+    const [row] = await t
+      .db()
+      .execute<{ named: boolean }>(sql`select exists (select 1 from worker_heartbeats where info->'graphileWorkerIds' ? ${lockedBy}) as named`);
+    seen.push({ lockedBy, named: row!.named });
+  };
+  runtimes.push(
+    startWorkerRuntime({
+      db: t.db(),
+      connectionString: t.url(),
+      taskList: { store_writeback: handler },
+      concurrency: 3,
+      pollInterval: 100,
+      processId: 'test:named',
+      // no beat on the timer within the test: only the fetch's own wait for a beat can name the id
+      heartbeatMs: 600_000,
+      shutdownTimeoutMs: 5_000,
+      log: () => {},
+      warn: () => {},
+      error: () => {},
+    }),
+  );
+  await waitFor(
+    async () => seen.length === 3,
+    20_000,
+    () => JSON.stringify(seen),
+  );
+  expect(seen.every((s) => s.named && s.lockedBy)).toBe(true);
 });

@@ -73,19 +73,36 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   // only a process that runs a task with a worker lock reads and releases worker locks (the PDF worker never does)
   const takesLocks = Object.keys(o.taskList).some(hasJobLock);
   const forbiddenFlags = takesLocks ? busyLockFlags(o.db) : undefined;
-  // The heartbeat has a connection of its own, quick to time out and renewed on any failure: a process whose
-  // beats stop is taken as dead and its locks are released while its jobs may still run, so a pool busy with
-  // jobs, or broken by a lost server connection, must not silence it.
+  // The heartbeat has a connection and a timer of its own, quick to time out and renewed on any failure: a process
+  // whose beats stop is taken as dead and its locks are released while its jobs may still run, so neither a pool
+  // busy with jobs or broken by a lost server connection, nor the release work below (on that pool), may delay it.
   const newBeatDb = () => createDb(o.connectionString, { max: 1, connectTimeoutSeconds: 3 });
   let beatDb = newBeatDb();
+  const ids = () => [...(current?.ids ?? starting), ...retired];
+  /** Ids a committed beat has named: only their jobs may be fetched (an unnamed id's locks are anybody's to free). */
+  const named = new Set<string>();
+  let beating: Promise<void> | undefined;
+  // one beat at a time, so that a beat never overwrites a later one's ids
+  const beatOnce = (): Promise<void> =>
+    (beating ??= (async () => {
+      const naming = ids();
+      await beat(beatDb, o.processId, naming).catch((err: unknown) => {
+        if (!isDatabaseUnavailable(err)) throw err;
+        void beatDb.$client.end({ timeout: 1 }).catch(() => {});
+        beatDb = newBeatDb();
+        return beat(beatDb, o.processId, naming);
+      });
+      for (const id of naming) named.add(id);
+    })().finally(() => (beating = undefined)));
+  /** A beat that started after now: it names every id this process has now. */
+  const announce = async () => {
+    await beating?.catch(() => {});
+    await beatOnce();
+  };
+  // graphile-worker asks for the forbidden flags before every fetch and awaits a promise: a new runner's first
+  // fetch waits here until a beat names its id (a pool locks jobs under an id it made up on creation)
+  const gatedFlags = () => (ids().every((id) => named.has(id)) ? (forbiddenFlags?.() ?? null) : announce().then(() => forbiddenFlags?.() ?? null));
   const tick = async () => {
-    const ids = () => [...(current?.ids ?? starting), ...retired];
-    await beat(beatDb, o.processId, ids()).catch((err: unknown) => {
-      if (!isDatabaseUnavailable(err)) throw err;
-      void beatDb.$client.end({ timeout: 1 }).catch(() => {});
-      beatDb = newBeatDb();
-      return beat(beatDb, o.processId, ids());
-    });
     // an id whose job is still running here stays locked (and listed in the heartbeat) until that job ends
     const idle = retired.filter((id) => !isRunningUnder(id));
     if (idle.length > 0) {
@@ -110,6 +127,18 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
   let orphansScannedAt = 0;
   let beatFailures = 0;
   let ticking = false;
+  const beatTimer = setInterval(() => {
+    if (beating) return; // a beat against an unreachable database can outlast the interval
+    beatOnce().then(
+      () => {
+        if (beatFailures > 0) o.log(`worker: database reachable again after ${beatFailures} failed heartbeats`);
+        beatFailures = 0;
+      },
+      (err) => {
+        if (beatFailures++ === 0) o.warn('worker: heartbeat failed, retrying', err);
+      },
+    );
+  }, o.heartbeatMs);
   const timer = setInterval(() => {
     reportOverdue();
     // a tick against an unreachable database can outlast the interval: never two at once
@@ -117,15 +146,9 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
     ticking = true;
     tick()
       .finally(() => (ticking = false))
-      .then(
-        () => {
-          if (beatFailures > 0) o.log(`worker: database reachable again after ${beatFailures} failed heartbeats`);
-          beatFailures = 0;
-        },
-        (err) => {
-          if (beatFailures++ === 0) o.warn('worker: heartbeat failed, retrying', err);
-        },
-      );
+      .catch((err: unknown) => {
+        if (!isDatabaseUnavailable(err)) o.warn('worker: releasing locks failed', err);
+      });
   }, o.heartbeatMs);
 
   const stopRunner = async (runner: Runner) => {
@@ -155,7 +178,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
           concurrency: o.concurrency,
           taskList: o.taskList,
           crontab: o.crontab,
-          forbiddenFlags,
+          forbiddenFlags: gatedFlags,
           noHandleSignals: true,
           pollInterval: o.pollInterval ?? 1_000,
           logger: graphileLogger(o),
@@ -233,7 +256,8 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
       try {
         for (const t0 = Date.now(); retired.some(isRunningUnder) && Date.now() - t0 < o.shutdownTimeoutMs;) await new Promise((r) => setTimeout(r, 100));
         clearInterval(timer);
-        while (ticking) await new Promise((r) => setTimeout(r, 20));
+        clearInterval(beatTimer);
+        while (ticking || beating) await new Promise((r) => setTimeout(r, 20));
         await beatDb.$client.end({ timeout: 1 }).catch(() => {});
         const idle = retired.filter((id) => !isRunningUnder(id));
         await unlockWorkers(o.db, idle);
@@ -241,6 +265,7 @@ export function startWorkerRuntime(o: WorkerRuntimeOptions): WorkerRuntime {
         await forget(o.db, o.processId);
       } catch (err) {
         clearInterval(timer);
+        clearInterval(beatTimer);
         o.warn('worker: could not release jobs on stop; another worker will once this one stops beating', err);
       }
     },

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, or } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db/client';
 import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
+import { transition } from '@/server/documents/transition';
 import { enqueue } from '@/server/jobs/enqueue';
 import { firstPollAt } from './backoff';
 import { enqueueSend, requeueInTx } from './document-outcomes';
@@ -43,7 +44,8 @@ export async function batchDocuments(db: Db | Tx, batchId: string) {
 export async function abandonBatch(db: Db, batchId: string, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [batch] = await tx.select().from(ksefBatches).where(eq(ksefBatches.id, batchId)).for('update');
-    if (!batch || batch.status === 'done' || batch.status === 'abandoned') return;
+    // a closed batch had its close acknowledged: only its status job decides its documents
+    if (!batch || batch.status === 'done' || batch.status === 'abandoned' || batch.status === 'closed') return;
     await tx.update(ksefBatches).set({ status: 'abandoned', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
     const members = await tx
       .select()
@@ -52,7 +54,12 @@ export async function abandonBatch(db: Db, batchId: string, reason: string): Pro
       .orderBy(asc(documents.seq))
       .for('update');
     for (const doc of members) {
-      if (doc.status === 'sending' && batch.referenceNumber && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef) {
+      const claimed = doc.status === 'sending' && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef;
+      if (claimed && !batch.referenceNumber) {
+        // claimed, but no session opened (KSeF down or the throttle): nothing reached KSeF, so no attempt is counted
+        await transition(tx, doc, 'queued', {});
+        await enqueueSend(tx, doc);
+      } else if (claimed) {
         await requeueInTx(tx, doc, `batch session ${batch.referenceNumber} not completed: ${reason}`, undefined, { ksefSessionRef: null });
       } else if (doc.status === 'queued') {
         await enqueueSend(tx, doc);
@@ -64,7 +71,12 @@ export async function abandonBatch(db: Db, batchId: string, reason: string): Pro
 /** The close was acknowledged: from here only the status job (ksef_batch_status) moves the documents. */
 export async function markBatchClosed(db: Db, batchId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(ksefBatches).set({ status: 'closed', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
-    await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 }, { runAt: firstPollAt() });
+    // both the uploading step and a reconciling one may find the close done: one status job
+    const [closed] = await tx
+      .update(ksefBatches)
+      .set({ status: 'closed', updatedAt: new Date() })
+      .where(and(eq(ksefBatches.id, batchId), notInArray(ksefBatches.status, ['closed', 'done'])))
+      .returning({ id: ksefBatches.id });
+    if (closed) await enqueue(tx, 'ksef_batch_status', { batchId, poll: 0 }, { runAt: firstPollAt() });
   });
 }

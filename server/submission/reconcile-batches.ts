@@ -48,11 +48,28 @@ export async function reconcileBatches(db: Db, batches: BatchRow[], client: Ksef
       try {
         await closeBatchSession(client, token, batch.referenceNumber);
         await markBatchClosed(db, batch.id);
-        continue;
       } catch (err) {
         if (!(err instanceof KsefApiError)) throw err;
+        await settleRefusedClose(db, client, token, batch.id, batch.referenceNumber, err.message);
       }
+      continue;
     }
     await abandonBatch(db, batch.id, `session ${batch.referenceNumber} still open`);
   }
+}
+
+/**
+ * A close KSeF refused. The step that uploaded the batch and a step reconciling it (it found the batch uploaded) may
+ * both close it, and the second close is refused while KSeF processes the session the first one closed: so the
+ * refusal alone does not say "never processed". KSeF's session status decides (invariant 4): past open, a close took
+ * and the batch is closed; still open, none did, KSeF processes nothing of it, and it is abandoned.
+ */
+export async function settleRefusedClose(db: Db, client: KsefClient, token: string, batchId: string, referenceNumber: string, reason: string) {
+  const code = (await getSessionStatus(client, token, referenceNumber)).status.code;
+  if (code !== OPEN) {
+    await markBatchClosed(db, batchId);
+    return 'closed' as const;
+  }
+  await abandonBatch(db, batchId, reason);
+  return 'abandoned' as const;
 }

@@ -47,7 +47,7 @@ test('a document on its way to KSeF without the job that moves it gets that job 
   await t.db().insert(ksefBatchDocuments).values({ batchId: 'kss_test', documentId: id['in-batch'], fileName: 'a.xml' });
 
   await t.db().execute(sql`update documents set updated_at = now() - interval '2 minutes' where id = ${id.pending}`);
-  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1, batchStatus: 0 });
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1, batchStatus: 0, unsettledBatch: 0 });
   const after: Record<string, string[]> = {};
   for (const c of cases) after[c] = await jobsOf(id[c]);
   expect(after).toEqual({
@@ -61,7 +61,7 @@ test('a document on its way to KSeF without the job that moves it gets that job 
     'in-batch': [],
     pending: ['prepare'],
   });
-  expect(await resendOrphans(t.db())).toEqual({ prepare: 0, send: 0, status: 0, batchStatus: 0 });
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 0, send: 0, status: 0, batchStatus: 0, unsettledBatch: 0 });
 });
 
 test('a closed batch session that lost its status job gets it back; one with the job, a fresh one and a done one do not', async () => {
@@ -97,4 +97,31 @@ test('a closed batch session that lost its status job gets it back; one with the
     { key: 'batch:kss_lost', poll: 0 },
   ]);
   expect(await resendOrphans(t.db())).toMatchObject({ batchStatus: 0 });
+});
+
+test('an unclosed batch session whose documents have no send job due within a minute gets one now, which settles it', async () => {
+  const { testScope, accountId } = await createTestAccount(t.db());
+  const ids: string[] = [];
+  for (const c of ['b1', 'b2'])
+    ids.push((await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: `unsettled-${c}` })))).document.id);
+  await t.db().execute(sql`delete from graphile_worker._private_jobs`);
+  await t.db().execute(sql`update documents set status = 'sending', ksef_session_ref = 'B-2', updated_at = now() - interval '5 minutes' where id in ${ids}`);
+  const old = new Date(Date.now() - 5 * 60_000);
+  await t
+    .db()
+    .insert(ksefBatches)
+    .values({ id: 'kss_unsettled', accountId, mode: 'test', status: 'opened', referenceNumber: 'B-2', documentCount: 2, updatedAt: old });
+  await t
+    .db()
+    .insert(ksefBatchDocuments)
+    .values(ids.map((documentId, i) => ({ batchId: 'kss_unsettled', documentId, fileName: `${i}.xml` })));
+  // the batch's one send job, put off by graphile-worker's back-off after failures in a row
+  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', { documentId: ids[0]!, ...testScope }, { runAt: new Date(Date.now() + 400_000) }));
+
+  expect(await resendOrphans(t.db())).toMatchObject({ unsettledBatch: 1 });
+  const due = await t
+    .db()
+    .execute<{ key: string }>(sql`select key from graphile_worker.jobs where run_at <= now() and key in ${ids.map((id) => `send:${id}`)}`);
+  expect(due.map((r) => r.key)).toEqual([`send:${ids[0]}`]);
+  expect(await resendOrphans(t.db())).toMatchObject({ unsettledBatch: 0 });
 });

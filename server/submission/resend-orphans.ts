@@ -17,11 +17,12 @@ const BATCH_KEY_PREFIX = jobKey('ksef_batch_status', { batchId: '', poll: 0 });
  * it back: pending gets its prepare job; queued, or sending without a KSeF reference outside a live batch, gets
  * its send job (sendDocument first looks for an earlier submission in the recorded session); sending with a
  * reference gets its status job. A closed batch session, whose documents only its status job moves (the next
- * send's reconciliation settles unclosed ones only), gets that job back the same way.
+ * send's reconciliation settles unclosed ones only), gets that job back the same way; an unclosed one whose
+ * documents have no send job due within a minute gets one now, which reconciles it.
  * Left alone: documents waiting for credentials and corrections waiting for their original (woken by those
  * events), and documents held by a live batch session.
  */
-export async function resendOrphans(db: Db): Promise<{ prepare: number; send: number; status: number; batchStatus: number }> {
+export async function resendOrphans(db: Db): Promise<{ prepare: number; send: number; status: number; batchStatus: number; unsettledBatch: number }> {
   const lost = await db.execute<{ id: string; account_id: string; mode: 'test' | 'live'; step: 'prepare' | 'send' | 'status' }>(sql`
     select d.id, d.account_id, d.mode,
       case when d.status = 'pending' then 'prepare' when d.ksef_invoice_ref is null then 'send' else 'status' end as step
@@ -58,6 +59,19 @@ export async function resendOrphans(db: Db): Promise<{ prepare: number; send: nu
     order by b.created_at
     limit 100`);
   for (const b of batches) await db.transaction((tx) => enqueue(tx, 'ksef_batch_status', { batchId: b.id, poll: 0 }));
+  // an unclosed batch session is settled by the scope's next send (reconcileBatches); after failures in a row
+  // (the database away) graphile-worker's back-off can put its one send job off for many minutes
+  const unsettled = await db.execute<{ document_id: string; account_id: string; mode: 'test' | 'live' }>(sql`
+    select distinct on (b.id) bd.document_id, b.account_id, b.mode from ksef_batches b
+    join ksef_batch_documents bd on bd.batch_id = b.id
+    join documents d on d.id = bd.document_id
+    where b.status in ('building', 'opened', 'uploaded') and b.updated_at < now() - interval '1 minute'
+      and not exists (
+        select 1 from ksef_batch_documents m join graphile_worker.jobs j on j.key = ${SEND_KEY_PREFIX} || m.document_id
+        where m.batch_id = b.id and (j.locked_at is not null or j.run_at < now() + interval '1 minute'))
+    order by b.id, d.seq
+    limit 100`);
+  for (const u of unsettled) await db.transaction((tx) => enqueue(tx, 'ksef_send', { documentId: u.document_id, accountId: u.account_id, mode: u.mode }));
   const count = (step: (typeof lost)[number]['step']) => lost.filter((o) => o.step === step).length;
-  return { prepare: count('prepare'), send: count('send'), status: count('status'), batchStatus: batches.length };
+  return { prepare: count('prepare'), send: count('send'), status: count('status'), batchStatus: batches.length, unsettledBatch: unsettled.length };
 }

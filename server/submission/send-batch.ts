@@ -8,7 +8,7 @@ import { buildDocumentXml } from '@/server/documents/build-document-xml';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import type { sellerOf } from '@/server/documents/seller';
-import { patchDocument, transition } from '@/server/documents/transition';
+import { nextUpdatedAt } from '@/server/documents/transition';
 import { AppError } from '@/server/errors';
 import { newId } from '@/server/ids';
 import { buildBatchPackage } from '@/server/ksef/batch-session';
@@ -18,7 +18,9 @@ import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
 import { validateXml } from '@/server/ksef/xsd';
 import { closeBatchSession, openBatchSession, uploadBatchParts } from '@/server/ksef/batch-session';
 import { abandonBatch, markBatchClosed } from './batch-state';
+import { claimForSending, type ClaimRequest } from './claim';
 import { finishDocument } from './document-outcomes';
+import { settleRefusedClose } from './reconcile-batches';
 import { settleIssueDate } from './settle-issue-date';
 
 /** KSeF's per-session maximum (README §11: 10 000 invoices, both session types). */
@@ -53,21 +55,22 @@ async function pickDocuments(db: Db, scope: Scope, max: number): Promise<Documen
 }
 
 /**
- * FA(3) of each document, built and schema-checked once and saved with its hash; failures end that document. A
- * document whose P_1 is before `now`'s day gets P_1 moved to today, or, when it must go offline, stays out of the
- * batch (offlineMode applies to a whole batch session): its own send job sends it interactively.
+ * FA(3) of each document, built and schema-checked (or the one saved before) with its hash: what the claim saves
+ * and the package carries. Failures end that document. A document whose P_1 is before `now`'s day gets P_1 moved
+ * to today, or, when it must go offline, stays out of the batch (offlineMode applies to a whole batch session):
+ * its own send job sends it interactively.
  */
-async function ensureXml(db: Db, docs: DocumentRow[], seller: Seller, now: Date): Promise<DocumentRow[]> {
-  const ready: DocumentRow[] = [];
-  const built: { id: string; xml: string; hash: string }[] = [];
+async function buildXml(db: Db, docs: DocumentRow[], seller: Seller, now: Date): Promise<ClaimRequest[]> {
+  const ready: ClaimRequest[] = [];
   const originals = new Map<string, DocumentRow>();
   const originalIds = [...new Set(docs.filter((d) => d.kind === 'correction' && !d.fa3Xml).map((d) => d.invoiceId!))];
   if (originalIds.length) for (const o of await db.select().from(documents).where(inArray(documents.id, originalIds))) originals.set(o.id, o);
   for (const picked of docs) {
     const doc = await settleIssueDate(db, picked, now);
-    if (doc.offlineMode) continue;
+    if (doc.offlineMode || doc.status !== 'queued') continue;
+    const seen = { status: doc.status, ksefSessionRef: doc.ksefSessionRef, updatedAt: doc.updatedAt };
     if (doc.fa3Xml && doc.xmlSha256) {
-      ready.push(doc);
+      ready.push({ id: doc.id, xml: doc.fa3Xml, xmlSha256: doc.xmlSha256, seen });
       continue;
     }
     let xml: string;
@@ -85,14 +88,8 @@ async function ensureXml(db: Db, docs: DocumentRow[], seller: Seller, now: Date)
       await finishDocument(db, doc, 'error', documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`));
       continue;
     }
-    const hash = sha256Base64(Buffer.from(xml, 'utf8'));
-    built.push({ id: doc.id, xml, hash });
-    ready.push({ ...doc, fa3Xml: xml, xmlSha256: hash });
+    ready.push({ id: doc.id, xml, xmlSha256: sha256Base64(Buffer.from(xml, 'utf8')), seen });
   }
-  if (built.length)
-    await db.transaction(async (tx) => {
-      for (const b of built) await patchDocument(tx, b.id, { fa3Xml: b.xml, xmlSha256: b.hash });
-    });
   return ready;
 }
 
@@ -101,10 +98,11 @@ type Seller = NonNullable<Awaited<ReturnType<typeof sellerOf>>>;
 const fileNameOf = (doc: Pick<DocumentRow, 'id'>) => `${doc.id}.xml`;
 
 /**
- * Sends up to `max` queued documents of the scope in one batch session (README §8). The batch and its documents
- * are recorded before the session opens, the reference and the documents' move to sending before any upload,
- * and the close with the status job, so that after a crash reconcileBatches knows what KSeF may hold.
- * `triggerId` is the document whose send job runs this.
+ * Sends up to `max` queued documents of the scope in one batch session (README §8). The documents are claimed
+ * (claimForSending: moved to sending with their XML, in a batch recorded in the same transaction) before the
+ * package is built from exactly those, so a document another step claimed first is in neither; the session's
+ * reference is saved before any upload, and the close with the status job, so that after a crash
+ * reconcileBatches knows what KSeF may hold. `triggerId` is the document whose send job runs this.
  */
 export async function sendQueuedInBatch(
   db: Db,
@@ -116,13 +114,11 @@ export async function sendQueuedInBatch(
   triggerId: string,
   now: Date = new Date(),
 ): Promise<BatchOutcome> {
-  const picked = await ensureXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller, now);
-  if (picked.length === 0) return { kind: 'nothing' };
+  const candidates = await buildXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller, now);
+  if (candidates.length === 0) return { kind: 'nothing' };
   const batchId = newId('kss');
-  await db.transaction(async (tx) => {
-    await tx.insert(ksefBatches).values({ id: batchId, accountId: scope.accountId, mode: scope.mode, documentCount: picked.length });
-    await tx.insert(ksefBatchDocuments).values(picked.map((d) => ({ batchId, documentId: d.id, fileName: fileNameOf(d) })));
-  });
+  const picked = await claimBatch(db, scope, batchId, candidates, triggerId);
+  if (picked.length === 0) return { kind: 'nothing' };
   const ids = picked.map((d) => d.id);
   const pkg = buildBatchPackage(picked.map((d) => ({ fileName: fileNameOf(d), xml: d.fa3Xml! })));
 
@@ -130,34 +126,50 @@ export async function sendQueuedInBatch(
   try {
     opened = await openBatchSession(client, token, pkg);
   } catch (err) {
-    // nothing was uploaded, so KSeF cannot process anything of it: the documents stay queued as they were
+    // nothing was uploaded, so KSeF cannot process anything of it: the documents go back to queued
     await abandonBatch(db, batchId, 'opening failed');
     return notOpened(err);
   }
 
-  await db.transaction(async (tx) => {
-    await tx.update(ksefBatches).set({ status: 'opened', referenceNumber: opened.referenceNumber, updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
-    const locked = await tx.select().from(documents).where(inArray(documents.id, ids)).orderBy(asc(documents.seq)).for('update');
-    for (const doc of locked) {
-      if (doc.status === 'queued') await transition(tx, doc, 'sending', { ksefSessionRef: opened.referenceNumber, lastError: null });
-    }
-    // Their own send jobs would only find them held by the batch, each waiting for the seller's sending turn. The
-    // running job is kept: it is what runs again (and reconciles) if this process dies before the close.
-    const others = ids.filter((id) => id !== triggerId);
-    const keys = others.map((documentId) => jobKey('ksef_send', { documentId, ...scope }));
-    if (keys.length) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${textArray(keys)}) as k`);
+  // the claim still stands (no reconciliation abandoned the batch meanwhile), else nothing is uploaded: KSeF drops
+  // a session that is never closed
+  const held = await db.transaction(async (tx) => {
+    const [batch] = await tx
+      .update(ksefBatches)
+      .set({ status: 'opened', referenceNumber: opened.referenceNumber, updatedAt: new Date() })
+      .where(and(eq(ksefBatches.id, batchId), eq(ksefBatches.status, 'building')))
+      .returning({ id: ksefBatches.id });
+    if (!batch) return false;
+    await tx
+      .update(documents)
+      .set({ ksefSessionRef: opened.referenceNumber, updatedAt: nextUpdatedAt() })
+      .where(and(inArray(documents.id, ids), eq(documents.status, 'sending'), isNull(documents.ksefSessionRef), isNull(documents.ksefInvoiceRef)));
+    return true;
   });
+  if (!held) return { kind: 'abandoned', message: 'the batch was abandoned before its upload' };
 
   let stage: 'upload' | 'close' = 'upload';
   try {
     await uploadBatchParts(client, pkg, opened.partUploadRequests);
-    await db.update(ksefBatches).set({ status: 'uploaded', updatedAt: new Date() }).where(eq(ksefBatches.id, batchId));
+    const [uploaded] = await db
+      .update(ksefBatches)
+      .set({ status: 'uploaded', updatedAt: new Date() })
+      .where(and(eq(ksefBatches.id, batchId), eq(ksefBatches.status, 'opened')))
+      .returning({ id: ksefBatches.id });
+    // abandoned (its documents queued again) while the parts went up: never closed, so never processed
+    if (!uploaded) return { kind: 'abandoned', message: 'the batch was abandoned before its close' };
     stage = 'close';
     await closeBatchSession(client, token, opened.referenceNumber);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof KsefApiError && stage === 'close') {
+      // the close refused (21205, 21157, 21208), or a reconciling step closed it first: KSeF's status decides
+      if ((await settleRefusedClose(db, client, token, batchId, opened.referenceNumber, message)) === 'closed')
+        return { kind: 'closed', batchId, documentIds: ids };
+      return { kind: 'abandoned', message };
+    }
     if (err instanceof KsefApiError || (err instanceof KsefUnavailableError && stage === 'upload')) {
-      // a part not uploaded, or the close refused (21205, 21157, 21208): KSeF never processes this session
+      // a part not uploaded: never closed, so KSeF never processes this session
       await abandonBatch(db, batchId, message);
       return { kind: 'abandoned', message };
     }
@@ -166,6 +178,24 @@ export async function sendQueuedInBatch(
   }
   await markBatchClosed(db, batchId);
   return { kind: 'closed', batchId, documentIds: ids };
+}
+
+/**
+ * The batch's claim (invariant 4), one transaction: the batch row, its documents' move to sending and their
+ * membership, and the removal of their own send jobs, which would only find them held by the batch, each waiting
+ * for the seller's sending turn. The running job is kept: it is what runs again (and reconciles) if this process
+ * dies before the close.
+ */
+async function claimBatch(db: Db, scope: Scope, batchId: string, candidates: ClaimRequest[], triggerId: string): Promise<DocumentRow[]> {
+  return db.transaction(async (tx) => {
+    const claimed = await claimForSending(tx, candidates, null);
+    if (claimed.length === 0) return [];
+    await tx.insert(ksefBatches).values({ id: batchId, accountId: scope.accountId, mode: scope.mode, documentCount: claimed.length });
+    await tx.insert(ksefBatchDocuments).values(claimed.map((d) => ({ batchId, documentId: d.id, fileName: fileNameOf(d) })));
+    const keys = claimed.filter((d) => d.id !== triggerId).map((d) => jobKey('ksef_send', { documentId: d.id, ...scope }));
+    if (keys.length) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${textArray(keys)}) as k`);
+    return claimed;
+  });
 }
 
 function notOpened(err: unknown): BatchOutcome {

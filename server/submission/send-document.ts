@@ -12,6 +12,7 @@ import { firstPollAt, retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
 import { ensureDocumentXml } from './document-xml';
 import { issueOffline } from './issue-offline';
+import { claimForSending, claimTakeoverSeconds } from './claim';
 import { enqueueSend, finishDocument, postponeDocument, requeueDocument, waitForCredentials } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
 import { loadSendingScope } from './sending-scope';
@@ -20,7 +21,7 @@ import { reconcileBatches, unfinishedBatches } from './reconcile-batches';
 import { sendQueuedInBatch } from './send-batch';
 import { settleIssueDate } from './settle-issue-date';
 import { ksefLimitsFor } from './rate-limits';
-import { BATCH_SESSION_REQUESTS, batchMax } from './send-mode';
+import { BATCH_SESSION_REQUESTS, batchMax, type SendMode } from './send-mode';
 import { limiterOf, peekWaitMs } from './throttle';
 import { getSendDecision, logSendingStatus, type SendDecision } from './sending-status';
 import { log } from '@/server/observability/log';
@@ -78,14 +79,15 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
       if (current.status !== 'queued' && current.status !== 'sending') return;
     }
 
-    const status = await getSendDecision(db, scope, settings.account);
-    logSendingStatus(scope, status, { documentId });
-    // a spent budget is waited for here, before anything is recorded: no batch row for a session that cannot open,
-    // no move to sending and back, and the job runs again when the window frees rather than spinning
-    const waitMs = await budgetWaitMs(db, status);
-    if (waitMs > config().KSEF_THROTTLE_INLINE_WAIT_MS) return postponeDocument(db, current, Math.ceil(waitMs / 1000));
-    if (status.mode === 'batch' && current.status === 'queued' && !current.ksefSessionRef && !current.offlineMode) {
-      // offlineMode is per batch session; an offline document goes interactively, as a technical correction must
+    const decision = await getSendDecision(db, scope, settings.account);
+    // offlineMode is per batch session; an offline document goes interactively, as a technical correction must
+    const batchable = current.status === 'queued' && !current.ksefSessionRef && !current.offlineMode;
+    const path = await sendPath(db, decision, batchable);
+    logSendingStatus(scope, { ...decision, mode: path.mode }, { documentId });
+    // both budgets spent: waited for here, before anything is recorded (no batch row for a session that cannot
+    // open, no move to sending and back), and the job runs again, deciding afresh, when the first window frees
+    if (path.waitMs > config().KSEF_THROTTLE_INLINE_WAIT_MS) return postponeDocument(db, current, Math.ceil(path.waitMs / 1000));
+    if (path.mode === 'batch' && batchable) {
       const outcome = await sendQueuedInBatch(db, scope, client, token, seller, batchMax(), current.id, now);
       log.info(
         {
@@ -104,6 +106,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
       if (outcome.kind !== 'nothing' && !(outcome.kind === 'closed' && !outcome.documentIds.includes(current.id))) return;
       current = (await loadDocument(db, documentId))!;
       if (current.status !== 'queued' && current.status !== 'sending') return;
+      if (await isInLiveBatch(db, current.id)) return; // another step's batch claimed it meanwhile
     }
 
     current = await settleIssueDate(db, current, now);
@@ -115,9 +118,15 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
 
     if (current.ksefSessionRef && (await adoptEarlierSubmission(db, current, client, token))) return;
     const session = await onlineSessionFor(db, scope, client, token);
-    await db.transaction(async (tx) => {
-      current = await transition(tx, current, 'sending', { ksefSessionRef: session.referenceNumber, lastError: null });
+    const claim = { id: current.id, xml: current.fa3Xml!, xmlSha256: current.xmlSha256!, seen: current };
+    const [claimed] = await db.transaction(async (tx) => {
+      const won = await claimForSending(tx, [claim], session.referenceNumber);
+      // a claim from before a crash, too fresh to take over: looked at again once its step has surely ended
+      if (won.length === 0 && current.status === 'sending') await enqueueSend(tx, current, claimTakeoverSeconds());
+      return won;
     });
+    if (!claimed) return; // another step holds the claim and sends it (invariant 4)
+    current = claimed;
     let sent: { invoiceReferenceNumber: string };
     try {
       sent = await sendInvoice(client, token, session, current.fa3Xml!, {
@@ -177,10 +186,23 @@ async function adoptEarlierSubmission(db: Db, doc: DocumentRow, client: Paramete
   return true;
 }
 
-/** Time until the chosen path's budget has room: two batchSession requests for a batch, one invoiceSend otherwise. */
-async function budgetWaitMs(db: Db, status: SendDecision): Promise<number> {
-  const key = { environment: status.environment, context: status.context ?? '-' };
-  const limits = await ksefLimitsFor(db, status.environment);
-  if (status.mode === 'batch') return peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS);
+/** Time until a path's budget has room: two batchSession requests for a batch, one invoiceSend otherwise. */
+async function budgetWaitMs(db: Db, decision: SendDecision, mode: SendMode): Promise<number> {
+  const key = { environment: decision.environment, context: decision.context ?? '-' };
+  const limits = await ksefLimitsFor(db, decision.environment);
+  if (mode === 'batch') return peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS);
   return peekWaitMs(db, limiterOf(key, 'invoiceSend', 'invoiceSend'), limits.invoiceSend, 1);
+}
+
+/**
+ * The path this run takes and how long it must wait for it: the chosen mode when its budget has room now, else
+ * the other one if that has (a document waits only while both budgets are spent), else whichever frees first.
+ */
+async function sendPath(db: Db, decision: SendDecision, batchable: boolean): Promise<{ mode: SendMode; waitMs: number }> {
+  const preferred = batchable ? decision.mode : 'interactive';
+  const waitMs = await budgetWaitMs(db, decision, preferred);
+  if (waitMs <= config().KSEF_THROTTLE_INLINE_WAIT_MS || !batchable) return { mode: preferred, waitMs };
+  const other: SendMode = preferred === 'batch' ? 'interactive' : 'batch';
+  const otherWaitMs = await budgetWaitMs(db, decision, other);
+  return otherWaitMs < waitMs ? { mode: other, waitMs: otherWaitMs } : { mode: preferred, waitMs };
 }

@@ -9,8 +9,9 @@ export const busyRetryMs = (busy: number): number => Math.min(8_000, 250 * 2 ** 
 
 /**
  * ksef_send: the document's send step in its seller's turn. A seller's send steps run one at a time across every
- * worker process (DESIGN: per-seller KSeF work is serialised): one online session opened at a time, a batch never
- * built twice from the same queued documents. The turn is a worker lock (server/jobs/worker-locks.ts) held under
+ * worker process (DESIGN: per-seller KSeF work is serialised): one online session opened at a time, no step
+ * building a batch only to find its documents claimed by another. The turn makes this efficient, not correct:
+ * a document is uploaded only by the step that claimed it (claim.ts, invariant 4). The turn is a worker lock (server/jobs/worker-locks.ts) held under
  * the job's worker id for the whole step, which spans several transactions and KSeF calls. A job that finds
  * another step of its seller running (a batch upload can take seconds) runs again shortly, backing off while the
  * turn stays taken. graphile-worker named queues, one per seller, did this before; a fetch locks every queue row

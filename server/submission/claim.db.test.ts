@@ -1,0 +1,163 @@
+import { sql } from 'drizzle-orm';
+import { expect, test } from 'vitest';
+import { randomNip } from '@/emulators/ksef/testing';
+import { createInvoiceDocument } from '@/server/documents/create-invoice';
+import { loadDocument } from '@/server/documents/load-document';
+import { prepareDocument } from '@/server/documents/prepare-document';
+import { parseOrderInput } from '@/server/orders/order-schema';
+import { useTestDatabase } from '@/test/db';
+import { expectExactlyOnce } from '@/test/exactly-once';
+import { createTestAccount, VALID_SELLER } from '@/test/factories';
+import { paidOrder } from '@/test/orders';
+import { useKsefEmulator } from '@/test/pipeline';
+import { waitFor } from '@/test/web';
+import { accessTokenFor } from './access-token';
+import { ksefClientFor } from './ksef-clients';
+import { closeBatchSession } from '@/server/ksef/batch-session';
+import { settleRefusedClose } from './reconcile-batches';
+import { sendQueuedInBatch } from './send-batch';
+import { claimTakeoverSeconds } from './claim';
+import { ensureDocumentXml } from './document-xml';
+import { sendDocument } from './send-document';
+import { loadSendingScope } from './sending-scope';
+
+/**
+ * Invariant 4 without the seller's lock: two send steps of one seller run at the same moment (as when a lock was
+ * released while its step still ran). A transaction holding the documents' row locks stops both steps at their
+ * first write to the documents; once both wait, it ends and they race. Every document must reach KSeF (the
+ * emulator, over HTTP) exactly once.
+ */
+const t = useTestDatabase();
+const ksef = useKsefEmulator();
+
+async function queuedDocuments(n: number) {
+  const nip = randomNip();
+  const acct = await createTestAccount(t.db(), { seller: { ...VALID_SELLER, nip } });
+  await ksef.connect(t.db(), acct.testScope, nip);
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const { document } = await createInvoiceDocument(t.db(), acct.testScope, parseOrderInput(paidOrder()));
+    await prepareDocument(t.db(), document.id);
+    ids.push(document.id);
+  }
+  return { scope: acct.testScope, ids };
+}
+
+const lockWaiters = async () =>
+  (
+    await t.db().execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
+  )[0]!.n;
+
+/** Runs `steps` while holding the documents' row locks until `waiters` of them wait for those locks, then lets them race. */
+async function race<T>(ids: string[], waiters: number, steps: () => Promise<T>[]): Promise<T[]> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const holding = new Promise<void>((r) => (locked = r));
+  const holder = t.db().transaction(async (tx) => {
+    await tx.execute(sql`select id from documents where id in ${ids} order by seq for update`);
+    locked();
+    await released;
+  });
+  await holding;
+  const running = steps();
+  try {
+    await waitFor(
+      async () => (await lockWaiters()) >= waiters,
+      30_000,
+      () => `fewer than ${waiters} steps waiting for the row locks`,
+    );
+  } finally {
+    release();
+    await holder;
+  }
+  return Promise.all(running);
+}
+
+const receivedAll = (ids: string[]) =>
+  waitFor(
+    async () => {
+      const hashes = await t.db().execute<{ h: string | null }>(sql`select xml_sha256 as h from documents where id in ${ids}`);
+      const received = (await ksef.control().counters()).invoices.byHash;
+      return hashes.every((r) => r.h && received[r.h]);
+    },
+    30_000,
+    () => 'not every document reached KSeF',
+  );
+
+test('two batch steps of one seller at the same moment: each document in exactly one package', async () => {
+  const { scope, ids } = await queuedDocuments(12);
+  const settings = await loadSendingScope(t.db(), scope);
+  const client = ksefClientFor(t.db(), settings.credential!);
+  const token = await accessTokenFor(t.db(), scope, client, settings.credential!);
+  const outcomes = await race(ids, 2, () => [
+    sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100, ids[0]!),
+    sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100, ids[1]!),
+  ]);
+  const sent = outcomes.flatMap((o) => (o.kind === 'closed' ? o.documentIds : []));
+  expect(sent.sort()).toEqual([...ids].sort());
+  await receivedAll(ids);
+  await expectExactlyOnce(t.db(), ksef.control(), ids);
+  const members = await t.db().execute<{ n: number }>(sql`select count(*)::int as n from ksef_batch_documents where document_id in ${ids}`);
+  expect(members[0]!.n).toBe(ids.length);
+});
+
+test('each online send step run twice at the same moment: each document uploaded once, the later step leaves it', async () => {
+  const { ids } = await queuedDocuments(3);
+  await race(ids, 2 * ids.length, () => ids.flatMap((id) => [sendDocument(t.db(), id), sendDocument(t.db(), id)]));
+  await receivedAll(ids);
+  await expectExactlyOnce(t.db(), ksef.control(), ids);
+  const claims = await t
+    .db()
+    .execute<{ n: number }>(sql`select count(*)::int as n from document_transitions where document_id in ${ids} and to_status = 'sending'`);
+  expect(claims[0]!.n).toBe(ids.length);
+});
+
+/** What a step that claimed the document and is still uploading (or died doing so) leaves: sending with its XML, no KSeF reference. */
+async function claimedElsewhere(id: string, ageSeconds: number) {
+  const doc = (await loadDocument(t.db(), id))!;
+  const { seller } = await loadSendingScope(t.db(), { accountId: doc.accountId, mode: doc.mode });
+  await ensureDocumentXml(t.db(), doc, seller!, null);
+  await t.db().execute(sql`update documents set status = 'sending', updated_at = now() - make_interval(secs => ${ageSeconds}) where id = ${id}`);
+}
+
+test("a step that finds another step's fresh claim leaves the document to it and looks again once that claim is surely over", async () => {
+  const { ids } = await queuedDocuments(1);
+  await claimedElsewhere(ids[0]!, 0);
+  const sendsBefore = (await ksef.control().counters()).requests.sendInvoice ?? 0;
+  await sendDocument(t.db(), ids[0]!);
+  const [doc] = await t.db().execute<{ status: string; ref: string | null }>(sql`select status, ksef_invoice_ref as ref from documents where id = ${ids[0]!}`);
+  expect(doc).toEqual({ status: 'sending', ref: null });
+  expect((await ksef.control().counters()).requests.sendInvoice ?? 0).toBe(sendsBefore);
+  const [job] = await t
+    .db()
+    .execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${`send:${ids[0]}`}`);
+  expect(job!.s).toBeGreaterThan(claimTakeoverSeconds() - 3);
+});
+
+test('a claim a crash abandoned (older than the takeover age, KSeF does not have it) is taken over and sent once', async () => {
+  const { ids } = await queuedDocuments(1);
+  await claimedElsewhere(ids[0]!, claimTakeoverSeconds() + 5);
+  await sendDocument(t.db(), ids[0]!);
+  await receivedAll(ids);
+  await expectExactlyOnce(t.db(), ksef.control(), ids);
+});
+
+test('a close refused because another step closed the batch first settles it closed: nothing is queued again or sent twice', async () => {
+  const { scope, ids } = await queuedDocuments(3);
+  const settings = await loadSendingScope(t.db(), scope);
+  const client = ksefClientFor(t.db(), settings.credential!);
+  const token = await accessTokenFor(t.db(), scope, client, settings.credential!);
+  const outcome = await sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100, ids[0]!);
+  expect(outcome.kind).toBe('closed');
+  const batchId = outcome.kind === 'closed' ? outcome.batchId : '';
+  const [batch] = await t.db().execute<{ ref: string }>(sql`select reference_number as ref from ksef_batches where id = ${batchId}`);
+  // the other step's view: it read the batch as uploaded and KSeF's session as open, then its close came second
+  await t.db().execute(sql`update ksef_batches set status = 'uploaded' where id = ${batchId}`);
+  await expect(closeBatchSession(client, token, batch!.ref)).rejects.toThrow();
+  expect(await settleRefusedClose(t.db(), client, token, batchId, batch!.ref, 'close refused')).toBe('closed');
+  const docs = await t.db().execute<{ status: string }>(sql`select status from documents where id in ${ids}`);
+  expect(docs.every((d) => d.status === 'sending' || d.status === 'accepted')).toBe(true);
+  await receivedAll(ids);
+  await expectExactlyOnce(t.db(), ksef.control(), ids);
+});
