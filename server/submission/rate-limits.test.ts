@@ -45,7 +45,8 @@ test.each([
   { depth: 1, minute: 0, hour: 0, batchHour: 0, mode: 'interactive' },
   { depth: 10, minute: 0, hour: 0, batchHour: 0, mode: 'interactive' },
   { depth: 11, minute: 0, hour: 0, batchHour: 0, mode: 'batch' }, // the queue is deeper than the threshold
-  { depth: 11, minute: 0, hour: 0, batchHour: 59, mode: 'interactive' }, // … but the batch budget cannot open and close a session
+  { depth: 11, minute: 0, hour: 0, batchHour: 60, mode: 'interactive' }, // … but the batch budget cannot open a session (its close counts in batchSessionClose)
+  { depth: 11, minute: 0, hour: 0, batchHour: 59, mode: 'batch' }, // one open left is a batch
   { depth: 1, minute: 30, hour: 30, batchHour: 0, mode: 'interactive' }, // the minute window frees within a minute: no one-document batch
   { depth: 5, minute: 24, hour: 24, batchHour: 0, mode: 'interactive' },
   { depth: 1, minute: 0, hour: 178, batchHour: 0, mode: 'batch' }, // the interactive hour is nearly used

@@ -186,11 +186,17 @@ async function adoptEarlierSubmission(db: Db, doc: DocumentRow, client: Paramete
   return true;
 }
 
-/** Time until a path's budget has room: two batchSession requests for a batch, one invoiceSend otherwise. */
+/** Time until a path's budget has room: a batch session's open and its close (each its own group), one invoiceSend otherwise. */
 async function budgetWaitMs(db: Db, decision: SendDecision, mode: SendMode): Promise<number> {
   const key = { environment: decision.environment, context: decision.context ?? '-' };
   const limits = await ksefLimitsFor(db, decision.environment);
-  if (mode === 'batch') return peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS);
+  if (mode === 'batch') {
+    const [open, close] = await Promise.all([
+      peekWaitMs(db, limiterOf(key, 'batchSession', 'batchSession'), limits.batchSession, BATCH_SESSION_REQUESTS),
+      peekWaitMs(db, limiterOf(key, 'batchSessionClose', 'batchSessionClose'), limits.batchSessionClose, 1),
+    ]);
+    return Math.max(open, close);
+  }
   return peekWaitMs(db, limiterOf(key, 'invoiceSend', 'invoiceSend'), limits.invoiceSend, 1);
 }
 

@@ -9,8 +9,8 @@ export type SendMode = 'interactive' | 'batch';
 export const batchMax = (): number => Math.min(KSEF_MAX_BATCH, config().KSEF_BATCH_MAX);
 /** Interactive sends kept in hand in the hour window for documents that cannot wait. */
 const INTERACTIVE_RESERVE = 2;
-/** A batch session costs two batchSession requests: its open and its close. */
-export const BATCH_SESSION_REQUESTS = 2;
+/** A batch session costs one batchSession request, its open; its close counts in batchSessionClose (KSeF 2.8.0). */
+export const BATCH_SESSION_REQUESTS = 1;
 
 type Window = { limits: LimitValues; used: WindowUsage };
 const left = (w: Window) => Math.min(w.limits.perMinute - w.used.minute, w.limits.perHour - w.used.hour);
