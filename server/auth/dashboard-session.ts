@@ -1,6 +1,7 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
 import { findMembership, type Membership } from '@/server/accounts/find-membership';
+import { may } from '@/server/accounts/permissions';
 import type { DbOrTx } from '@/server/db/client';
 import type { Mode } from '@/server/db/schema';
 import type { Scope } from '@/server/db/scope';
@@ -40,4 +41,21 @@ export async function resolveDashboardScope(db: DbOrTx, userId: string | null, m
   if (!membership) return { ok: false, reason: 'signed_out' };
   if (mode === 'live' && !membership.liveEnabled) return { ok: false, reason: 'live_disabled' };
   return { ok: true, membership, scope: { accountId: membership.accountId, mode } };
+}
+
+/**
+ * A dashboard download's scope (files, registers, archives, the invoice list's CSV): the session's membership and
+ * mode, with a role that may read documents (every role: server/accounts/permissions.ts); else a plain refusal.
+ */
+export async function downloadScope(db: DbOrTx, session: DashboardSession): Promise<{ ok: true; scope: Scope } | { ok: false; refusal: Response }> {
+  const access = await resolveDashboardScope(db, session.userId, session.mode, session.accountId);
+  if (!access.ok)
+    return {
+      ok: false,
+      refusal: new Response(access.reason === 'signed_out' ? 'sign in first' : 'live mode is not enabled', {
+        status: access.reason === 'signed_out' ? 401 : 403,
+      }),
+    };
+  if (!may(access.membership.role, 'read')) return { ok: false, refusal: new Response('your role may not read documents', { status: 403 }) };
+  return { ok: true, scope: access.scope };
 }

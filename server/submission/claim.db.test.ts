@@ -1,15 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { randomNip } from '@/emulators/ksef/testing';
-import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { loadDocument } from '@/server/documents/load-document';
-import { prepareDocument } from '@/server/documents/prepare-document';
-import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';
 import { expectExactlyOnce } from '@/test/exactly-once';
-import { createTestAccount, VALID_SELLER } from '@/test/factories';
-import { paidOrder } from '@/test/orders';
 import { useKsefEmulator } from '@/test/pipeline';
+import { queuedDocuments } from '@/test/queued-documents';
 import { waitFor } from '@/test/web';
 import { accessTokenFor } from './access-token';
 import { ksefClientFor } from './ksef-clients';
@@ -29,19 +24,6 @@ import { loadSendingScope } from './sending-scope';
  */
 const t = useTestDatabase();
 const ksef = useKsefEmulator();
-
-async function queuedDocuments(n: number) {
-  const nip = randomNip();
-  const acct = await createTestAccount(t.db(), { seller: { ...VALID_SELLER, nip } });
-  await ksef.connect(t.db(), acct.testScope, nip);
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const { document } = await createInvoiceDocument(t.db(), acct.testScope, parseOrderInput(paidOrder()));
-    await prepareDocument(t.db(), document.id);
-    ids.push(document.id);
-  }
-  return { scope: acct.testScope, ids };
-}
 
 const lockWaiters = async () =>
   (
@@ -86,7 +68,7 @@ const receivedAll = (ids: string[]) =>
   );
 
 test('two batch steps of one seller at the same moment: each document in exactly one package', async () => {
-  const { scope, ids } = await queuedDocuments(12);
+  const { scope, ids } = await queuedDocuments(t.db(), ksef, 12);
   const settings = await loadSendingScope(t.db(), scope);
   const client = ksefClientFor(t.db(), settings.credential!);
   const token = await accessTokenFor(t.db(), scope, client, settings.credential!);
@@ -103,7 +85,7 @@ test('two batch steps of one seller at the same moment: each document in exactly
 });
 
 test('each online send step run twice at the same moment: each document uploaded once, the later step leaves it', async () => {
-  const { ids } = await queuedDocuments(3);
+  const { ids } = await queuedDocuments(t.db(), ksef, 3);
   await race(ids, 2 * ids.length, () => ids.flatMap((id) => [sendDocument(t.db(), id), sendDocument(t.db(), id)]));
   await receivedAll(ids);
   await expectExactlyOnce(t.db(), ksef.control(), ids);
@@ -122,7 +104,7 @@ async function claimedElsewhere(id: string, ageSeconds: number) {
 }
 
 test("a step that finds another step's fresh claim leaves the document to it and looks again once that claim is surely over", async () => {
-  const { ids } = await queuedDocuments(1);
+  const { ids } = await queuedDocuments(t.db(), ksef, 1);
   await claimedElsewhere(ids[0]!, 0);
   const sendsBefore = (await ksef.control().counters()).requests.sendInvoice ?? 0;
   await sendDocument(t.db(), ids[0]!);
@@ -136,7 +118,7 @@ test("a step that finds another step's fresh claim leaves the document to it and
 });
 
 test('a claim a crash abandoned (older than the takeover age, KSeF does not have it) is taken over and sent once', async () => {
-  const { ids } = await queuedDocuments(1);
+  const { ids } = await queuedDocuments(t.db(), ksef, 1);
   await claimedElsewhere(ids[0]!, claimTakeoverSeconds() + 5);
   await sendDocument(t.db(), ids[0]!);
   await receivedAll(ids);
@@ -144,7 +126,7 @@ test('a claim a crash abandoned (older than the takeover age, KSeF does not have
 });
 
 test('a close refused because another step closed the batch first settles it closed: nothing is queued again or sent twice', async () => {
-  const { scope, ids } = await queuedDocuments(3);
+  const { scope, ids } = await queuedDocuments(t.db(), ksef, 3);
   const settings = await loadSendingScope(t.db(), scope);
   const client = ksefClientFor(t.db(), settings.credential!);
   const token = await accessTokenFor(t.db(), scope, client, settings.credential!);

@@ -1,13 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import { randomNip } from '@/emulators/ksef/testing';
-import { createInvoiceDocument } from '@/server/documents/create-invoice';
-import { prepareDocument } from '@/server/documents/prepare-document';
-import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';
-import { createTestAccount, VALID_SELLER } from '@/test/factories';
-import { paidOrder } from '@/test/orders';
 import { useKsefEmulator } from '@/test/pipeline';
+import { queuedDocuments } from '@/test/queued-documents';
 import { sendDocument } from './send-document';
 
 /**
@@ -19,19 +14,6 @@ import { sendDocument } from './send-document';
 const t = useTestDatabase();
 const ksef = useKsefEmulator();
 
-async function queuedSeller(n: number) {
-  const nip = randomNip();
-  const acct = await createTestAccount(t.db(), { seller: { ...VALID_SELLER, nip } });
-  await ksef.connect(t.db(), acct.testScope, nip);
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const { document } = await createInvoiceDocument(t.db(), acct.testScope, parseOrderInput(paidOrder()));
-    await prepareDocument(t.db(), document.id);
-    ids.push(document.id);
-  }
-  return { nip, ids };
-}
-
 /** `n` requests of the limiter spread evenly over the last `seconds` (the oldest leaves its window first). */
 const used = (limiter: string, n: number, seconds: number) =>
   t.db().execute(sql`
@@ -42,7 +24,7 @@ const sendJobDueInSeconds = async (id: string) =>
   (await t.db().execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${`send:${id}`}`))[0]?.s;
 
 test('batch minute full and interactive hour spent: the document waits for the batch minute, not the hour', async () => {
-  const { nip, ids } = await queuedSeller(12);
+  const { nip, ids } = await queuedDocuments(t.db(), ksef, 12);
   await used(`test|${nip}|batchSession`, 20, 50);
   await used(`test|${nip}|invoiceSend`, 180, 3000);
   await sendDocument(t.db(), ids[0]!);
@@ -54,7 +36,7 @@ test('batch minute full and interactive hour spent: the document waits for the b
 });
 
 test('a deep queue with the batch budget blocked by a Retry-After: the interactive path sends now instead of waiting', async () => {
-  const { nip, ids } = await queuedSeller(12);
+  const { nip, ids } = await queuedDocuments(t.db(), ksef, 12);
   await t.db().execute(sql`
     insert into ksef_throttle_blocks (limiter, blocked_until, rate_limited_count, last_rate_limited_at)
     values (${`test|${nip}|batchSession`}, clock_timestamp() + interval '10 minutes', 1, clock_timestamp())`);

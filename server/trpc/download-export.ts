@@ -1,7 +1,6 @@
 import 'server-only';
 import { monthlyArchive, salesRegister } from '@/server/api/exports';
-import { may } from '@/server/accounts/permissions';
-import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
+import { downloadScope, readDashboardSession } from '@/server/auth/dashboard-session';
 import { db } from '@/server/db/client';
 import { AppError, ERRORS } from '@/server/errors';
 
@@ -12,12 +11,8 @@ const KINDS = { 'sales-register': salesRegister, archive: monthlyArchive } as co
  * instead of an API key, in the mode of the switch, with the same query parameters and the same streamed answer.
  */
 export async function downloadExport(req: Request, kind: string): Promise<Response> {
-  const { userId, mode, accountId } = await readDashboardSession(req.headers.get('cookie'));
-  const access = await resolveDashboardScope(db(), userId, mode, accountId);
-  if (!access.ok)
-    return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
-  // registers and archives are read by every role (server/accounts/permissions.ts), the accountant's first of all
-  if (!may(access.membership.role, 'read')) return new Response('your role may not read documents', { status: 403 });
+  const access = await downloadScope(db(), await readDashboardSession(req.headers.get('cookie')));
+  if (!access.ok) return access.refusal;
   const endpoint = KINDS[kind as keyof typeof KINDS];
   if (!endpoint) return new Response('not found', { status: 404 });
   try {

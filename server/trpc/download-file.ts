@@ -1,7 +1,6 @@
 import 'server-only';
-import { may } from '@/server/accounts/permissions';
 import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
-import { readDashboardSession, resolveDashboardScope, type DashboardSession } from '@/server/auth/dashboard-session';
+import { downloadScope, readDashboardSession, type DashboardSession } from '@/server/auth/dashboard-session';
 import { db as sharedDb, type Db } from '@/server/db/client';
 import { AppError, ERRORS } from '@/server/errors';
 
@@ -17,11 +16,8 @@ export async function downloadDocumentFile(req: Request, id: string, kind: strin
 
 /** The answer for a session's user and mode: the membership's scope, and a role that may read documents. */
 export async function serveDocumentFile(db: Db, session: DashboardSession, id: string, kind: string, inline = false): Promise<Response> {
-  const access = await resolveDashboardScope(db, session.userId, session.mode, session.accountId);
-  if (!access.ok)
-    return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
-  // documents are read by every role (server/accounts/permissions.ts), the accountant's too
-  if (!may(access.membership.role, 'read')) return new Response('your role may not read documents', { status: 403 });
+  const access = await downloadScope(db, session);
+  if (!access.ok) return access.refusal;
   const endpoint = KINDS[kind as keyof typeof KINDS];
   if (!endpoint) return new Response('not found', { status: 404 });
   try {

@@ -1,4 +1,4 @@
-import { readDashboardSession, resolveDashboardScope } from '@/server/auth/dashboard-session';
+import { downloadScope, readDashboardSession } from '@/server/auth/dashboard-session';
 import { db } from '@/server/db/client';
 import { documentsCsv } from '@/server/documents/documents-csv';
 import { listDocumentsForExport, ZExportDocuments } from '@/server/documents/list-documents-for-export';
@@ -18,10 +18,8 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
   const cookie = req.headers.get('cookie');
-  const { userId, mode, accountId } = await readDashboardSession(cookie);
-  const access = await resolveDashboardScope(db(), userId, mode, accountId);
-  if (!access.ok)
-    return access.reason === 'signed_out' ? new Response('sign in first', { status: 401 }) : new Response('live mode is not enabled', { status: 403 });
+  const access = await downloadScope(db(), await readDashboardSession(cookie));
+  if (!access.ok) return access.refusal;
   const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ''));
   const parsed = ZExportDocuments.safeParse(params);
   if (!parsed.success) return new Response(`bad filter: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, { status: 400 });
