@@ -7,6 +7,8 @@ import { undecodablePath } from '@/server/http/undecodable-path';
 const ROUTE_PATH = /^\/(v1(\/|$)|hooks\/|api\/|_next\/|healthz|readyz|metrics|openapi\.json)/;
 
 const PAGE_METHODS = 'GET, HEAD, OPTIONS';
+/** The app's pages and the dashboard's GET-only downloads; any other path is the catch-all's 404 route_not_found. */
+const PAGE_PATH = /^\/(?:$|signin$|signup$|invite\/|dashboard(?:\/|$)|docs\/)/;
 
 /**
  * Runs before routing: a path Next.js could not decode is answered here (see undecodablePath), and so are the
@@ -16,7 +18,8 @@ const PAGE_METHODS = 'GET, HEAD, OPTIONS';
 export function proxy(request: NextRequest): Response {
   const { pathname } = request.nextUrl;
   const { method } = request;
-  if (method !== 'GET' && method !== 'HEAD' && !ROUTE_PATH.test(pathname)) {
+  const otherMethod = method !== 'GET' && method !== 'HEAD' && !ROUTE_PATH.test(pathname);
+  if (otherMethod && (method === 'OPTIONS' || PAGE_PATH.test(pathname))) {
     const headers = { Allow: PAGE_METHODS, 'Request-Id': newId('req'), 'Cache-Control': 'no-store' };
     if (method === 'OPTIONS') return new Response(null, { status: 204, headers });
     const body = JSON.stringify({ error: errorObject('method_not_allowed', undefined, `A page takes ${PAGE_METHODS}, not ${method}.`) });

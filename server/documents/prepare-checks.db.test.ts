@@ -55,7 +55,7 @@ describe('document_prepare refuses before numbering', () => {
       'a line that does not add up',
       'invoice_build_failed',
       (o) => ({ ...o, lines: [{ ...o.lines[0]!, grossGrosze: o.lines[0]!.grossGrosze + 1 }] }),
-      /≠ line value/,
+      /unit price ≠ \(line value/,
     ],
     ['a buyer NIP failing its checksum', 'invoice_build_failed', (o) => ({ ...o, buyer: { ...o.buyer, nip: '5260250275' } }), /buyer NIP/],
     ['a line name of control characters only', 'invoice_schema_invalid', (o) => ({ ...o, lines: [{ ...o.lines[0]!, name: '\u0001\u0002' }] }), /P_7/],
