@@ -9,7 +9,8 @@ import { CRONTAB } from '@/worker/task-list';
 import { countIssuedThisMonth, setMonthlyLimit } from '@/server/accounts/account-settings';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents } from '@/server/db/schema';
-import { parseOrderInput } from '@/server/orders/order-schema';
+import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
+import { createCorrectionDocument } from '@/server/corrections/create-correction';
 import { createInvoiceDocument } from './create-invoice';
 import { releasePlanLimited } from './prepare-document';
 
@@ -112,4 +113,24 @@ test('the Warsaw month turn releases the waiting documents into the new month, u
   expect(rows[1]!.number).toMatch(/^FV\/\d{4}\/\d{2}\/1$/);
   expect(rows[1]!.number).not.toBe(rows[0]!.number);
   expect(CRONTAB).toMatch(/^0 \* \* \* \* plan_release/m); // the cron that runs it at every full hour
+});
+
+test('a correction of an invoice held by the plan limit waits unnumbered; it is numbered after the invoice, once that is released', async () => {
+  const acct = await createTestAccount(t.db());
+  const live: Scope = { accountId: acct.accountId, mode: 'live' };
+  await setMonthlyLimit(t.db(), acct.accountId, 0);
+  const invoice = await create(live);
+  await settled(live, { waiting_for_plan_limit: 1 });
+  const refund = parseRefundInput({ external_id: 'r-held', lines: [{ name: 'Książka', sku: 'KS-7', quantity: 1, unit_price: '39.90', vat_rate: '5' }] });
+  const correction = (await createCorrectionDocument(t.db(), live, invoice, refund)).document.id;
+  // its prepare step ran and left it: no KOR number before the invoice has its FV number (invariant 9)
+  await waitFor(async () => (await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${`prepare:${correction}`}`)).length === 0, 20_000);
+  expect((await states(live)).map((r) => [r.status, r.number])).toEqual([
+    ['waiting_for_plan_limit', null],
+    ['pending', null],
+  ]);
+  await setMonthlyLimit(t.db(), acct.accountId, null);
+  await settled(live, { queued: 2 });
+  const [fv, kor] = await states(live);
+  expect([fv!.id, seqNumber(fv!.number), kor!.id, kor!.number]).toEqual([invoice, 1, correction, expect.stringMatching(/^KOR\/\d{4}\/\d{2}\/1$/)]);
 });

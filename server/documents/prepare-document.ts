@@ -108,6 +108,10 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   if (!seller.ok) return skip(db, doc, 'seller_not_configured', seller.problem);
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');
+  // a correction is numbered only after its invoice (invariant 9): numbered first, it could bear an earlier date than
+  // the invoice it corrects once that is numbered in a later month (plan limit, NBP down). transition() prepares it
+  // again when the invoice takes its number or ends.
+  if (original && original.number === null) return 'waiting';
 
   const order = ZNormalizedOrder.parse((original ?? doc).input);
   let exchangeRate: Prepared['exchangeRate'] = null;

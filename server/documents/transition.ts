@@ -77,7 +77,8 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
     }
   }
   const eventType = eventTypeFor(updated.kind, to);
-  const endsWait = updated.kind === 'invoice' && doc.status !== to && ENDS_WAIT_OF_CORRECTIONS.includes(to);
+  const endsWait =
+    updated.kind === 'invoice' && doc.status !== to && (ENDS_WAIT_OF_CORRECTIONS.includes(to) || (doc.number === null && updated.number !== null));
   const corrections =
     updated.kind === 'invoice' && (eventType || endsWait)
       ? await selectDocuments(tx, and(eq(documents.invoiceId, updated.id), eq(documents.kind, 'correction')), asc(documents.seq))
