@@ -110,7 +110,7 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');
   // a correction is numbered only after its invoice (invariant 9): numbered first, it could bear an earlier date than
   // the invoice it corrects once that is numbered in a later month (plan limit, NBP down). transition() prepares it
-  // again when the invoice takes its number or ends.
+  // again when the invoice takes its number or ends; ksef_sweep does within a minute if the two commits crossed.
   if (original && original.number === null) return 'waiting';
 
   const order = ZNormalizedOrder.parse((original ?? doc).input);
