@@ -29,10 +29,13 @@ export function InvoicesTable({ state }: { state: InvoiceListState }) {
   const address = invoiceListParams(state).toString();
   const [seen, setSeen] = useState(address);
   if (address !== seen) {
-    // a new address (back/forward, a link): the list and the search box follow it
     setSeen(address);
-    setDraft(state);
-    setTyped(state.query ?? '');
+    // a new address from elsewhere (back/forward, a link): the list and the search box follow it; our own push
+    // arriving leaves alone what was typed since
+    if (address !== invoiceListParams(draft).toString()) {
+      setDraft(state);
+      setTyped(state.query ?? '');
+    }
   }
   const go = (change: Partial<InvoiceListState>) => {
     const next = { ...draft, page: 1, ...change };
