@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { json, readJson, type Ctx } from './context';
 import { createKsefToken } from './credentials';
-import { setFaults } from './faults';
+import { FAULT_KINDS, setFaults } from './faults';
 import type { Reply } from './kit';
 import { createLimitsState } from './limits';
 import { createTestCertificate } from './self-signed-certificate';
@@ -18,15 +18,18 @@ const ZCertificateCredentials = z.object({ nip: z.string().regex(/^\d{10}$/), ki
 
 export const ZFaultRule = z.object({
   endpoint: z.string().min(1),
-  kind: z.enum(['latency', 'error5xx', 'html502', 'html503', 'reset', 'timeout', 'rate429', 'reject', 'stuck', 'warning']),
+  kind: z.enum(FAULT_KINDS),
   probability: z.number().min(0).max(1).optional(),
   times: z.number().int().min(1).optional(),
   latencyMs: z.number().int().min(0).optional(),
-  status: z.number().int().min(500).max(599).optional(),
+  // 5xx for 'error5xx'; any error status for 'exception'
+  status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),
   rejectCode: z.number().int().optional(),
   rejectDetail: z.string().optional(),
   stuckSeconds: z.number().min(0).optional(),
+  exceptionCode: z.number().int().positive().optional(),
+  exceptionDescription: z.string().optional(),
   // KSeF folds its warnings to ASCII; an HTTP header could not carry more anyway
   warning: z
     .string()

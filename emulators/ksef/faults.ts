@@ -2,7 +2,21 @@
  * Fault injection: rules per endpoint (operation name, or a path pattern with `*` for one segment and `**` for any
  * rest), each with a probability, drawn from a seeded generator so a test sees the same sequence on every run.
  */
-export type FaultKind = 'latency' | 'error5xx' | 'html502' | 'html503' | 'reset' | 'timeout' | 'rate429' | 'reject' | 'stuck' | 'warning';
+export const FAULT_KINDS = [
+  'latency',
+  'error5xx',
+  'html502',
+  'html503',
+  'reset',
+  'timeout',
+  'rate429',
+  'reject',
+  'stuck',
+  'warning',
+  'gone',
+  'exception',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export type FaultRule = {
   endpoint: string;
@@ -20,6 +34,13 @@ export type FaultRule = {
   stuckSeconds?: number;
   /** For 'warning': the `X-System-Warning` value added to the answer, e.g. `[xml-001]: ...` (the request still succeeds). */
   warning?: string;
+  /**
+   * For 'exception': KSeF's ExceptionResponse with this code instead of the answer (status from `status`, default
+   * 400), e.g. 21184 "session temporarily unavailable" (changelog 2.8.0). 'gone' answers 410 problem+json, as a
+   * status past its retention does (changelog 2.4.0).
+   */
+  exceptionCode?: number;
+  exceptionDescription?: string;
 };
 
 type ActiveRule = FaultRule & { matcher: (op: string, path: string) => boolean; used: number };

@@ -19,6 +19,7 @@ export const PROD_LIMITS: Record<string, Values> = {
   sessionInvoiceList: { perSecond: 10, perMinute: 20, perHour: 200 },
   sessionMisc: { perSecond: 10, perMinute: 120, perHour: 1200 },
   invoiceDownload: { perSecond: 8, perMinute: 16, perHour: 64 },
+  invoiceMetadata: { perSecond: 8, perMinute: 16, perHour: 20 },
   other: { perSecond: 10, perMinute: 30, perHour: 120 },
 };
 

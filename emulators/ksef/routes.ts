@@ -3,6 +3,7 @@ import * as batch from './batch';
 import * as certificates from './certificates';
 import * as control from './control';
 import * as credentials from './credentials';
+import { queryMetadata } from './invoice-query';
 import type { Handler } from './context';
 import { json } from './context';
 import { publicKeyCertificates } from './keys';
@@ -68,6 +69,7 @@ export const ROUTES: Route[] = [
   api('GET', '/sessions/{ref}/invoices/{invoiceRef}', 'getInvoiceStatus', 'invoiceStatus', sessions.invoiceStatus),
   api('GET', '/sessions/{ref}/upo/{upoRef}', 'getSessionUpo', 'sessionMisc', sessions.sessionUpoPage),
   api('GET', '/invoices/ksef/{ksefNumber}', 'getInvoiceByKsefNumber', 'invoiceDownload', sessions.downloadInvoice),
+  api('POST', '/invoices/query/metadata', 'queryInvoiceMetadata', 'invoiceMetadata', queryMetadata),
   internal('storage', 'PUT', '/storage/batch/{ref}/{ordinal}', 'uploadBatchPart', batch.uploadPart),
   internal('storage', 'GET', '/storage/upo/{ref}/{id}', 'downloadUpo', sessions.presignedUpo),
   internal('qr', 'GET', '/qr/invoice/{nip}/{date}/{hash}', 'qrVerifyInvoice', verifyInvoiceLink),

@@ -100,6 +100,14 @@ async function applyFaults(
         return htmlPage(502, 'Bad Gateway');
       case 'html503':
         return htmlPage(503, 'Service Temporarily Unavailable');
+      case 'gone':
+        return renderFailure(new KsefFailure(410, 0, 'Gone', ['Status operacji nie jest już dostępny.']), path, true);
+      case 'exception':
+        return renderFailure(
+          new KsefFailure(f.status ?? 400, f.exceptionCode ?? 21405, f.exceptionDescription ?? 'Błąd wymuszony przez emulator.'),
+          path,
+          problem,
+        );
       case 'rate429':
         state.counters.rateLimited++;
         return tooMany(path, 'Przekroczono limit żądań (wymuszone przez emulator).', f.retryAfterSeconds ?? 1, problem);

@@ -124,7 +124,20 @@ test('the server terminates the connections of two running workers 15 times whil
     400_000,
   );
   await expectExactlyOnce(docs);
-  expect([a.proc.exitCode, a.proc.signalCode, b.proc.exitCode, b.proc.signalCode]).toEqual([null, null, null, null]);
+  // a worker that died shows why: its fatal lines and the tail of its output
+  const why = () =>
+    [a, b]
+      .map(
+        (w) =>
+          `${
+            w
+              .output()
+              .match(/^.*(fatal|uncaught|exit).*$/gim)
+              ?.join('\n') ?? ''
+          }\n${w.output().slice(-3000)}`,
+      )
+      .join('\n---\n');
+  expect([a.proc.exitCode, a.proc.signalCode, b.proc.exitCode, b.proc.signalCode], why()).toEqual([null, null, null, null]);
   const replaced = (a.output() + b.output()).match(/replacing the job runner/g)?.length ?? 0;
   const writeAfterClose = (a.output() + b.output()).match(/wrote to a closed connection/g)?.length ?? 0;
   console.log(

@@ -33,14 +33,12 @@ export async function waitForCredentials(db: Db, doc: DocumentRow, code: 'ksef_n
   });
 }
 
+/** What a document KSeF kept nothing of forgets of its last submission, so that the send step takes it again. */
+export type NotSentPatch = { ksefSessionRef?: null; ksefInvoiceRef?: null };
+export const NOT_SENT: Required<NotSentPatch> = { ksefSessionRef: null, ksefInvoiceRef: null };
+
 /** Back to queued with ksef_unavailable and a new send job after the backoff (or KSeF's Retry-After). */
-export async function requeueInTx(
-  tx: Tx,
-  locked: DocumentRow,
-  message: string,
-  retryAfterSeconds?: number,
-  patch: { ksefSessionRef?: null } = {},
-): Promise<void> {
+export async function requeueInTx(tx: Tx, locked: DocumentRow, message: string, retryAfterSeconds?: number, patch: NotSentPatch = {}): Promise<void> {
   const attempts = locked.attempts + 1;
   await transition(tx, locked, 'queued', { ...patch, lastError: documentError('ksef_unavailable', `KSeF did not answer (${message}); retrying.`), attempts });
   await enqueueSend(tx, locked, retryDelaySeconds(attempts, retryAfterSeconds));
@@ -48,13 +46,7 @@ export async function requeueInTx(
   if (locked.lastError?.code !== 'ksef_unavailable' && !locked.offlineKodIiUrl) await enqueue(tx, 'offline_issue', { documentId: locked.id });
 }
 
-export async function requeueDocument(
-  db: Db,
-  doc: DocumentRow,
-  message: string,
-  retryAfterSeconds?: number,
-  patch: { ksefSessionRef?: null } = {},
-): Promise<void> {
+export async function requeueDocument(db: Db, doc: DocumentRow, message: string, retryAfterSeconds?: number, patch: NotSentPatch = {}): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], (tx, locked) => requeueInTx(tx, locked, message, retryAfterSeconds, patch));
 }
 

@@ -9,17 +9,18 @@ import { accessTokenFor, CredentialRefusedError } from './access-token';
 import { pollDelayMs } from './backoff';
 import { batchDocuments } from './batch-state';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
-import { requeueDocument } from './document-outcomes';
+import { NOT_SENT, requeueDocument } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
-import { accept, isOurOwnXml, reject } from './poll-status';
+import { accept, CANCELLED_BY_SYSTEM, isOurOwnXml, reject, settleGone } from './poll-status';
+import { isGone } from './reconcile-gone';
 
 const PROCESSING = new Set([100, 150, 170]);
 /** Session codes after which the invoice list holds a result per invoice (README §8). */
 const WITH_RESULTS = new Set([200, 445]);
 const DUPLICATE = 440;
+/** Recorded as the batch's session code when KSeF no longer keeps its status (410). */
+const GONE = 410;
 const UPO_CONCURRENCY = 16;
-/** KSeF processed nothing of the document in that session: it may go into a new batch. */
-const NOT_SENT = { ksefSessionRef: null };
 
 /**
  * ksef_batch_status: waits for the closed batch session to finish, then maps the session's invoice list back to
@@ -37,10 +38,17 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
-    const session = await getSessionStatus(client, token, batch.referenceNumber);
-    const code = session.status.code;
-    if (PROCESSING.has(code)) return again(db, batchId, poll, pollDelayMs(age));
+    const session = await getSessionStatus(client, token, batch.referenceNumber).catch((err: unknown) => {
+      if (isGone(err)) return 'gone' as const;
+      throw err;
+    });
+    if (session !== 'gone' && PROCESSING.has(session.status.code)) return again(db, batchId, poll, pollDelayMs(age));
     const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
+    if (session === 'gone') {
+      for (const m of members) await settleGone(db, client, token, m.doc);
+      return finish(db, batchId, GONE);
+    }
+    const code = session.status.code;
     if (!WITH_RESULTS.has(code)) {
       await finish(db, batchId, code);
       for (const m of members)
@@ -61,6 +69,8 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
       const c = inv.status.code;
       if (PROCESSING.has(c)) pending++;
       else if (c === 200 && inv.ksefNumber) accepted.push({ m, inv });
+      else if (c === CANCELLED_BY_SYSTEM)
+        await requeueDocument(db, m.doc, `KSeF cancelled the processing in batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
       else if (c === DUPLICATE) {
         const original = inv.status.extensions?.originalKsefNumber;
         if (original && (await isOurOwnXml(client, token, original, m.doc))) await accept(db, m.doc, original, null, { ksefInvoiceRef: inv.referenceNumber });

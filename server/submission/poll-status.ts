@@ -12,12 +12,16 @@ import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
 import { getInvoiceStatus, getInvoiceUpo, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError } from './access-token';
 import { pollDelayMs } from './backoff';
+import { NOT_SENT, requeueDocument } from './document-outcomes';
+import { findOurInvoice, GONE_NOT_FOUND, isGone } from './reconcile-gone';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { ksefClientFor } from './ksef-clients';
 import { loadDocument } from '@/server/documents/load-document';
 
 const PROCESSING = new Set([100, 150]);
 const DUPLICATE = 440;
+/** "Operation cancelled by the system, try again" (OpenAPI invoice status table): KSeF kept nothing, so send again. */
+export const CANCELLED_BY_SYSTEM = 550;
 
 /**
  * ksef_status (DESIGN pipeline): polls KSeF for the sent invoice until it is final. Accepted: KSeF number and UPO
@@ -35,11 +39,18 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
-    const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
+    const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef).catch((err: unknown) => {
+      if (isGone(err)) return 'gone' as const;
+      throw err;
+    });
+    if (status === 'gone') return settleGone(db, client, token, doc);
     if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(await age()));
     if (status.status.code === 200 && status.ksefNumber) {
       const upo = await getInvoiceUpo(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
       return accept(db, doc, status.ksefNumber, upo);
+    }
+    if (status.status.code === CANCELLED_BY_SYSTEM) {
+      return requeueDocument(db, doc, `KSeF cancelled the processing (${status.status.description})`, undefined, NOT_SENT);
     }
     if (status.status.code === DUPLICATE) {
       const original = status.status.extensions?.originalKsefNumber;
@@ -52,6 +63,13 @@ export async function pollDocumentStatus(db: Db, documentId: string, poll: numbe
     if (err instanceof CredentialRefusedError) return again(db, doc, poll, 60_000);
     throw err;
   }
+}
+
+/** The status is past KSeF's retention: the invoice metadata decides between accepted and sending again. */
+export async function settleGone(db: Db, client: KsefClient, token: string, doc: DocumentRow): Promise<void> {
+  const ours = await findOurInvoice(client, token, doc);
+  if (ours) return accept(db, doc, ours.ksefNumber, ours.upoXml);
+  await requeueDocument(db, doc, GONE_NOT_FOUND, undefined, NOT_SENT);
 }
 
 export async function isOurOwnXml(client: KsefClient, token: string, ksefNumber: string, doc: DocumentRow): Promise<boolean> {
