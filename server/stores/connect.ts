@@ -4,6 +4,8 @@ import type { Scope } from '@/server/db/scope';
 import { storeConnections, storeWebhooks } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { newId } from '@/server/ids';
+import { enqueue } from '@/server/jobs/enqueue';
+import { warsawMidnight } from '@/server/orders/dates';
 import { sealJson } from '@/server/security/sealed-json';
 import { checkEndpointUrl, resolveHost, type ResolveHost } from '@/server/webhooks/endpoint-url';
 import type { StorePlatformId } from './platform';
@@ -12,17 +14,37 @@ import { registerWebhook } from './webhooks';
 
 /** The shop's address and the platform's credential fields (WooCommerce: consumerKey, consumerSecret). */
 export type ConnectStoreInput = { url: string } & Record<string, string>;
-export type ConnectedStore = { store: string; webhooks: { id: number; topic: string; status: string }[] };
-export type ConnectOptions = { platform?: StorePlatformId; resolve?: ResolveHost; deliveryBase?: string };
+export type ConnectedStore = { store: string; invoiceFrom: Date; webhooks: { id: number; topic: string; status: string }[] };
+export type ConnectOptions = {
+  platform?: StorePlatformId;
+  /** Invoice orders placed since this Warsaw date (YYYY-MM-DD); unset: only orders placed after connecting. */
+  since?: string;
+  resolve?: ResolveHost;
+  deliveryBase?: string;
+};
 
 /**
- * Connects a store to a scope: checks the URL (live mode: https and a public host, the SSRF rules of webhook
- * endpoints), checks the credentials against the store (API reachable, keys valid, user may manage webhooks), then
- * registers our webhooks (which needs write permission). Anything that fails leaves nothing behind, here or in the
- * store, and names what failed.
+ * Where invoicing starts: the chosen date's Warsaw midnight, or the second of connecting. Shop dates are whole
+ * seconds, so an order stamped in that second counts as placed after it: none placed after connecting is missed.
+ */
+function invoiceStart(since: string | undefined, now: Date): Date {
+  if (since === undefined) return new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const from = warsawMidnight(since);
+  if (!from) throw new AppError('parameter_invalid', 'since', `since must be a date YYYY-MM-DD, not ${JSON.stringify(since)}.`);
+  if (from > now) throw new AppError('parameter_invalid', 'since', `since (${since}) is in the future: orders after connecting are invoiced anyway.`);
+  return from;
+}
+
+/**
+ * Connects a store to a scope, invoicing orders placed from `since` or from now: checks the URL (live mode: https
+ * and a public host, the SSRF rules of webhook endpoints), checks the credentials against the store (API reachable,
+ * keys valid, user may manage webhooks), then registers our webhooks (which needs write permission). Anything that
+ * fails leaves nothing behind, here or in the store, and names what failed. With an earlier start, a
+ * reconciliation is queued at once to pick up the older orders.
  */
 export async function connectStore(db: Db, scope: Scope, input: ConnectStoreInput, o: ConnectOptions = {}): Promise<ConnectedStore> {
   const platform = platformOf({ platform: o.platform ?? 'woocommerce' });
+  const invoiceFrom = invoiceStart(o.since, new Date());
   const url = await checkEndpointUrl(input.url.trim(), scope.mode, o.resolve ?? resolveHost);
   const home = `${url.origin}${url.pathname.replace(/\/?$/, '/')}`;
   const credentials = platform.credentials(input);
@@ -38,7 +60,7 @@ export async function connectStore(db: Db, scope: Scope, input: ConnectStoreInpu
   const storeId = newId('st');
   await db
     .insert(storeConnections)
-    .values({ id: storeId, ...scope, platform: platform.id, url: home, credentials: sealJson(credentials), status: 'connecting' });
+    .values({ id: storeId, ...scope, platform: platform.id, url: home, credentials: sealJson(credentials), invoiceFrom, status: 'connecting' });
   const webhooks: ConnectedStore['webhooks'] = [];
   try {
     for (const topic of platform.topics) webhooks.push(await registerWebhook(db, platform, api, storeId, topic, o.deliveryBase));
@@ -48,7 +70,7 @@ export async function connectStore(db: Db, scope: Scope, input: ConnectStoreInpu
     await db.delete(storeConnections).where(eq(storeConnections.id, storeId));
     throw err;
   }
-  // orders from before the connection are not invoiced: reconciliation starts now
-  await db.update(storeConnections).set({ status: 'connected', lastSyncAt: new Date() }).where(eq(storeConnections.id, storeId));
-  return { store: storeId, webhooks };
+  await db.update(storeConnections).set({ status: 'connected' }).where(eq(storeConnections.id, storeId));
+  if (o.since !== undefined) await enqueue(db, 'store_sync', { storeId });
+  return { store: storeId, invoiceFrom, webhooks };
 }

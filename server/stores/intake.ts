@@ -39,13 +39,27 @@ async function link(db: Db, documentId: string, store: StoreRow, orderId: number
 }
 
 /**
+ * An order placed before the connection's invoicing start (the shop may have invoiced it elsewhere), and its
+ * refunds: recorded as skipped, never invoiced nor corrected.
+ */
+async function skipBeforeStart(db: Db, store: StoreRow, order: StoreOrder, createdAt: Date): Promise<IntakeResult> {
+  const message = `placed ${createdAt.toISOString()}, before invoicing starts (${store.invoiceFrom.toISOString()})`;
+  const skip = { storeId: store.id, remoteOrderId: order.id, outcome: 'skipped' as const, reason: 'placed_before_invoice_from', message };
+  await record(db, { ...skip, kind: 'order', remoteId: order.id });
+  for (const refundId of order.refundIds) await record(db, { ...skip, kind: 'refund', remoteId: refundId });
+  return { invoiced: false, corrected: 0 };
+}
+
+/**
  * One store order, as delivered or listed: the invoice through the document intake with the adapter's mapping
  * (external_id = the order id, so a repeat finds the same invoice), then a correction per refund id not seen
  * before, fetched through the store's API and mapped by the adapter. An order that is already invoiced (including
  * the echo of our own meta write) only has its refunds looked at. Orders that cannot be invoiced are recorded with
- * the reason and not retried; API failures throw, so the job retries.
+ * the reason and not retried; API failures throw, so the job retries. Orders placed before the connection's
+ * invoicing start are left alone (skipBeforeStart).
  */
 export async function intakeStoreOrder(db: Db, store: StoreRow, order: StoreOrder, api: () => StoreApi = () => storeApi(store)): Promise<IntakeResult> {
+  if (order.createdAt && order.createdAt < store.invoiceFrom) return skipBeforeStart(db, store, order, order.createdAt);
   const platform = platformOf(store);
   const orderId = order.id;
   const scope = scopeOf(store);

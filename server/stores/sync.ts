@@ -45,8 +45,8 @@ async function repairWebhooks(db: Db, store: StoreRow, api: StoreApi, deliveryBa
 
 /**
  * Reconciliation (cron and `store sync`): repairs our webhooks, then lists every order modified since the last run
- * (minus an overlap, paged, without a status filter so paging cannot skip one) and takes each through the same
- * intake as a delivery. The watermark is this run's start, saved only when the run completes.
+ * (minus an overlap; the first run from the invoicing start; paged, without a status filter so paging cannot skip
+ * one) and takes each through the same intake as a delivery. The watermark is this run's start, saved only when the run completes.
  */
 export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: string; now?: Date } = {}): Promise<StoreSyncResult> {
   const store = await findStore(db, storeId);
@@ -59,7 +59,10 @@ export async function syncStore(db: Db, storeId: string, o: { deliveryBase?: str
     const api = storeApi(store);
     result.webhooks = await repairWebhooks(db, store, api, o.deliveryBase);
     if (result.webhooks.length) reportFailure('store_webhook_recreated', { storeId, accountId: store.accountId, mode: store.mode, webhooks: result.webhooks });
-    const since = new Date((store.lastSyncAt ?? store.createdAt).getTime() - OVERLAP_MS);
+    // never before the invoicing start, older orders are not ours; but a listing compares whole seconds and is
+    // exclusive (WooCommerce's modified_after), so it begins a second early to list an order of the start's second
+    const start = store.invoiceFrom.getTime() - 1000;
+    const since = new Date(Math.max(start, (store.lastSyncAt?.getTime() ?? 0) - OVERLAP_MS));
     for (let page = 1; ; page++) {
       const { orders, totalPages } = await api.ordersModifiedAfter(since, page);
       for (const order of orders) {

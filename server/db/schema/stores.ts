@@ -40,6 +40,11 @@ export const storeConnections = pgTable(
     status: text({ enum: ['connecting', 'connected', 'disconnected'] })
       .notNull()
       .default('connecting'),
+    /**
+     * Orders placed before this are not invoiced, nor their refunds (the shop may have invoiced them elsewhere):
+     * chosen at connect, by default the moment of connecting; reconciliation never lists from earlier.
+     */
+    invoiceFrom: at().notNull().defaultNow(),
     /** Start of the last completed reconciliation: the next one lists orders modified since then (minus overlap). */
     lastSyncAt: at(),
     lastSyncResult: jsonb().$type<StoreSyncResult>(),
