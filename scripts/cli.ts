@@ -25,7 +25,7 @@ const USAGE = `usage:
   account plan ACCT --monthly-limit N|none
   key create ACCT --mode test|live
   key revoke KEY_PREFIX
-  store connect ACCT --mode test|live --url URL --consumer-key K --consumer-secret S
+  store connect ACCT --mode test|live --url URL --consumer-key K --consumer-secret S [--since YYYY-MM-DD]
       [--invoice-statuses processing,completed] [--nip-meta-keys _billing_nip,…] [--payment-methods gateway=transfer,…] [--no-customer-note]
   store disconnect ST
   store sync ST`;
@@ -69,6 +69,7 @@ async function main(argv: string[]): Promise<unknown> {
       url: { type: 'string' },
       'consumer-key': { type: 'string' },
       'consumer-secret': { type: 'string' },
+      since: { type: 'string' },
       'invoice-statuses': { type: 'string' },
       'nip-meta-keys': { type: 'string' },
       'payment-methods': { type: 'string' },
@@ -146,7 +147,12 @@ async function main(argv: string[]): Promise<unknown> {
         };
         const checked = ZStoreSettings.safeParse(settings);
         if (!checked.success) throw new UsageError(`store settings: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-        const connected = await connectStore(db, scope, { url: values.url, consumerKey: values['consumer-key'], consumerSecret: values['consumer-secret'] });
+        const connected = await connectStore(
+          db,
+          scope,
+          { url: values.url, consumerKey: values['consumer-key'], consumerSecret: values['consumer-secret'] },
+          { since: values.since },
+        );
         await updateStoreSettings(db, scope, connected.store, checked.data);
         return connected;
       }

@@ -18,13 +18,14 @@ export function StoreView() {
   const connect = useMutation(trpc.stores.connect.mutationOptions({ onSuccess: refresh }));
   const disconnect = useMutation(trpc.stores.disconnect.mutationOptions({ onSettled: refresh }));
   const sync = useMutation(trpc.stores.sync.mutationOptions({ onSettled: refresh }));
-  const [form, setForm] = useState({ url: '', consumerKey: '', consumerSecret: '' });
+  const [form, setForm] = useState({ url: '', consumerKey: '', consumerSecret: '', start: 'now' as 'now' | 'since', since: '' });
   const failure = readError(connect.error, t.errorCodes);
   const fieldError = (param: string) => (failure && failure.param === param ? failure.message : null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    connect.mutate(form);
+    const { start, since, ...store } = form;
+    connect.mutate({ ...store, ...(start === 'since' && { since }) });
   };
 
   if (isLoading) return <p>{t.common.loading}</p>;
@@ -64,12 +65,33 @@ export function StoreView() {
             onChange={(e) => setForm({ ...form, consumerSecret: e.target.value })}
             error={fieldError('consumer_secret')}
           />
+          <fieldset className="radios">
+            <legend>{s.invoiceFrom}</legend>
+            <label>
+              <input type="radio" name="start" checked={form.start === 'now'} onChange={() => setForm({ ...form, start: 'now' })} /> {s.fromConnecting}
+            </label>
+            <label>
+              <input type="radio" name="start" checked={form.start === 'since'} onChange={() => setForm({ ...form, start: 'since' })} /> {s.fromDate}
+            </label>
+          </fieldset>
+          {form.start === 'since' ? (
+            <Field
+              label={s.sinceDate}
+              name="since"
+              type="date"
+              required
+              hint={s.sinceHint}
+              value={form.since}
+              onChange={(e) => setForm({ ...form, since: e.target.value })}
+              error={fieldError('since')}
+            />
+          ) : null}
           <div className="actions">
             <button type="submit" disabled={connect.isPending}>
               {connect.isPending ? s.connecting : s.connect}
             </button>
             <span role="status" aria-live="polite" className="field-error">
-              {failure && !['url', 'consumer_key', 'consumer_secret'].includes(failure.param ?? '') ? failure.message : ''}
+              {failure && !['url', 'consumer_key', 'consumer_secret', 'since'].includes(failure.param ?? '') ? failure.message : ''}
             </span>
           </div>
         </form>
@@ -89,6 +111,8 @@ export function StoreView() {
           <dd data-testid="store-url">{data.url}</dd>
           <dt>{s.connectedSince}</dt>
           <dd>{formatDateTime(data.createdAt, locale)}</dd>
+          <dt>{s.invoicingFrom}</dt>
+          <dd data-testid="store-invoice-from">{formatDateTime(data.invoiceFrom, locale)}</dd>
           <dt>{s.lastEvent}</dt>
           <dd data-testid="store-last-event">{data.lastEventAt ? formatDateTime(data.lastEventAt, locale) : s.never}</dd>
           <dt>{s.lastSync}</dt>

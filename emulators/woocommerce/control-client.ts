@@ -14,6 +14,7 @@ export type WooCounters = {
 type WooOrder = {
   id: number;
   status: string;
+  date_created_gmt: string;
   line_items: { id: number; quantity: number }[];
   meta_data: { key: string; value: unknown }[];
   notes?: { note: string; customer_note: boolean }[];
@@ -35,7 +36,8 @@ export function wooControl(base: string) {
   return {
     createKey: (permissions: 'read' | 'write' | 'read_write' = 'read_write') => call<WooKey>('POST', '/keys', { permissions }),
     revokeKey: (consumerKey: string) => call<unknown>('DELETE', `/keys/${consumerKey}`),
-    createOrder: (spec: NewOrder & { paid?: boolean; completed?: boolean } = {}) => call<WooOrder>('POST', '/orders', spec),
+    /** `placedAt` (ISO 8601) backdates date_created and date_modified; paying it still happens now. */
+    createOrder: (spec: NewOrder & { paid?: boolean; completed?: boolean; placedAt?: string } = {}) => call<WooOrder>('POST', '/orders', spec),
     order: (id: number) => call<WooOrder>('GET', `/orders/${id}`),
     /** Deletes the order permanently, as "Delete permanently" in wp-admin or `DELETE /orders/{id}?force=true`. */
     deleteOrder: (id: number) => call<unknown>('DELETE', `/orders/${id}`),

@@ -445,7 +445,10 @@ export async function startWooEmulator(options: WooEmulatorOptions = {}): Promis
       return [200, { ...counters }];
     }
     if (parts[0] === 'orders' && !parts[1] && method === 'POST') {
-      const order = buildOrder(ids, now(), body as NewOrder & Record<string, unknown>);
+      // placedAt: an order that was in the shop before the test began (e.g. before the store was connected)
+      const at = typeof body.placedAt === 'string' ? new Date(body.placedAt) : now();
+      if (Number.isNaN(at.getTime())) return [400, { error: `placedAt ${String(body.placedAt)} is not a date-time` }];
+      const order = buildOrder(ids, at, body as NewOrder & Record<string, unknown>);
       orders.set(order.id, order);
       fire(order, 'created');
       if (body.paid === true || body.completed === true) {

@@ -21,9 +21,10 @@ import { workerLog } from '@/server/jobs/worker-log';
 import { graphileLogger } from '@/server/jobs/worker-runtime';
 import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
 import { parseOrderInput } from '@/server/orders/order-schema';
-import { receiveWooCommerceDelivery } from '@/server/stores/ingest';
+import { receiveStoreDelivery } from '@/server/stores/ingest';
 import { reportStoreCallFailure, type StoreRow } from '@/server/stores/store-row';
 import { wooClient } from '@/server/stores/woocommerce/client';
+import { woocommerce } from '@/server/stores/woocommerce/platform';
 import { checkKsefConnection } from '@/server/submission/check-connection';
 import { createWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
 import { deliverWebhook } from '@/server/webhooks/deliver-webhook';
@@ -189,7 +190,7 @@ const ROWS: Row[] = [
         headers: { 'x-wc-webhook-topic': 'order.updated', 'x-wc-webhook-id': '7', 'x-wc-webhook-signature': 'bm90IGl0' },
         body: '{"id":1}',
       });
-      expect((await receiveWooCommerceDelivery(req, 'st_nosuch', 'req_failures_test', t.db())).status).toBe(401);
+      expect((await receiveStoreDelivery(woocommerce, req, 'st_nosuch', 'req_failures_test', t.db())).status).toBe(401);
     },
     lines: [
       { level: 'warn', msg: 'store_delivery_refused', storeId: 'st_nosuch', webhookId: 7, topic: 'order.updated', status: 401, reason: 'signature_invalid' },

@@ -3,29 +3,29 @@ import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { storeConnections, storeWebhooks } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { findStore, storeClient } from './store-row';
-import { WooRequestError } from './woocommerce/client';
+import { platformOf } from './platforms';
+import { findStore, storeApi } from './store-row';
 
 export type DisconnectResult = { store: string; removed: number[]; not_removed: { id: number; error: string }[] };
 
 /**
- * Removes our webhooks from the store (DELETE with force=true) and marks the connection disconnected. A store
- * that cannot be reached is still disconnected here; the webhooks left there are listed (their deliveries now get
- * 401 and WooCommerce disables them after repeated failures).
+ * Removes our webhooks from the store and marks the connection disconnected. A store that cannot be reached is
+ * still disconnected here; the webhooks left there are listed (their deliveries now get 401, and the platform
+ * disables them after repeated failures).
  */
 export async function disconnectStore(db: Db, storeId: string, scope?: Scope): Promise<DisconnectResult> {
   const store = await findStore(db, storeId);
   if (!store || (scope && (store.accountId !== scope.accountId || store.mode !== scope.mode)))
     throw new AppError('resource_missing', 'store', `No such store: ${storeId}.`);
   const hooks = await db.select().from(storeWebhooks).where(eq(storeWebhooks.storeId, storeId));
-  const client = storeClient(store);
+  const api = storeApi(store);
   const out: DisconnectResult = { store: storeId, removed: [], not_removed: [] };
   for (const hook of hooks) {
     try {
-      await client.deleteWebhook(hook.remoteId);
+      await api.deleteWebhook(hook.remoteId);
       out.removed.push(hook.remoteId);
     } catch (err) {
-      if (err instanceof WooRequestError && err.status === 404) out.removed.push(hook.remoteId);
+      if (platformOf(store).classify(err) === 'gone') out.removed.push(hook.remoteId);
       else out.not_removed.push({ id: hook.remoteId, error: err instanceof Error ? err.message : String(err) });
     }
   }

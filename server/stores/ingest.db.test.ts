@@ -7,7 +7,8 @@ import { newId } from '@/server/ids';
 import { sealWebhookSecret } from '@/server/webhooks/webhook-secret';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
-import { receiveWooCommerceDelivery } from './ingest';
+import { receiveStoreDelivery } from './ingest';
+import { woocommerce } from './woocommerce/platform';
 
 const t = useTestDatabase();
 const SECRET = 'Abc-123_secret';
@@ -41,7 +42,7 @@ function delivery(body: string | Buffer, o: { signed?: boolean; store?: string }
 
 async function send(req: Request, db = t.db()) {
   const requestId = newId('req');
-  const res = await receiveWooCommerceDelivery(req, storeId, requestId, db);
+  const res = await receiveStoreDelivery(woocommerce, req, storeId, requestId, db);
   expect(res.headers.get('Request-Id')).toBe(requestId);
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as { error: string; message: string }) : null };

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { db as sharedDb, type Db } from '@/server/db/client';
 import { AppError, ERRORS } from '@/server/errors';
 import { decodeUtf8, readBodyBytes } from '@/server/http/body';
@@ -7,13 +7,13 @@ import { JOBS } from '@/server/jobs/registry';
 import { reportFailure } from '@/server/observability/failures';
 import { log } from '@/server/observability/log';
 import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
+import type { StorePlatform } from './platform';
 
 const STORE_ID = /^st_[0-9A-Za-z]{1,64}$/;
-const PING = /^webhook_id=\d+$/;
 
 const SECRET = `
 select w.secret, s.account_id, s.mode from store_webhooks w join store_connections s on s.id = w.store_id
-where s.id = $1 and w.remote_id = $2 and s.status <> 'disconnected'`;
+where s.id = $1 and w.remote_id = $2 and s.platform = $3 and s.status <> 'disconnected'`;
 
 /** The delivery and its job in one statement; a delivery seen before (same hash) adds nothing. */
 const STORE = `
@@ -33,11 +33,13 @@ const SECRET_TTL_MS = 30_000;
 type StoreWebhook = { secret: string; accountId: string; mode: 'test' | 'live' };
 const secrets = new Map<string, StoreWebhook & { until: number }>();
 
-async function storeWebhook(db: Db, storeId: string, webhookId: number): Promise<StoreWebhook | null> {
-  const key = `${storeId}:${webhookId}`;
+async function storeWebhook(db: Db, platform: StorePlatform, storeId: string, webhookId: number): Promise<StoreWebhook | null> {
+  const key = `${platform.id}:${storeId}:${webhookId}`;
   const cached = secrets.get(key);
   if (cached && cached.until > Date.now()) return cached;
-  const [row] = await db.$client.unsafe<{ secret: string; account_id: string; mode: 'test' | 'live' }[]>(SECRET, [storeId, webhookId], { prepare: true });
+  const [row] = await db.$client.unsafe<{ secret: string; account_id: string; mode: 'test' | 'live' }[]>(SECRET, [storeId, webhookId, platform.id], {
+    prepare: true,
+  });
   if (!row) return null;
   if (secrets.size > 10_000) secrets.clear();
   const webhook = { secret: unsealWebhookSecret(row.secret), accountId: row.account_id, mode: row.mode };
@@ -45,7 +47,7 @@ async function storeWebhook(db: Db, storeId: string, webhookId: number): Promise
   return webhook;
 }
 
-/** A delivery we do not take: logged and counted (WooCommerce retries it, and reconciliation picks the order up). */
+/** A delivery we do not take: logged and counted (the platform retries it, and reconciliation picks the order up). */
 function refuse(
   requestId: string,
   status: number,
@@ -73,26 +75,19 @@ const answer = (requestId: string, status: number, error?: { code: string; messa
   });
 
 /** Any method but POST: 405 in the hook's shape. */
-export const wrongHookMethod = (requestId: string): Response => {
-  const res = answer(requestId, 405, { code: 'method_not_allowed', message: 'WooCommerce delivers webhooks with POST.' });
+export const wrongHookMethod = (platform: StorePlatform, requestId: string): Response => {
+  const res = answer(requestId, 405, { code: 'method_not_allowed', message: `${platform.name} delivers webhooks with POST.` });
   res.headers.set('Allow', 'POST');
   return res;
 };
 
-const SIGNATURE_INVALID = { code: 'signature_invalid', message: 'X-WC-Webhook-ID and X-WC-Webhook-Signature do not match a webhook of this store.' };
 const refusal = (err: AppError) => ({ code: err.code, message: err.message });
 
-function signatureMatches(secret: string, raw: Buffer, given: string): boolean {
-  const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('base64'));
-  const actual = Buffer.from(given);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
-
 /**
- * POST /hooks/woocommerce/{store_id}: a delivery of one of our webhooks in the store (woocommerce-rules.md §1).
- * The save-time ping (`webhook_id=N`, unsigned) gets 200; anything else needs X-WC-Webhook-ID and a base64
- * HMAC-SHA256 of the raw body with that webhook's secret, compared in constant time, or gets 401 with nothing
- * stored. A verified delivery is stored (deduplicated by a hash of topic, webhook id and body, since
+ * POST /hooks/{platform}/{store_id}: a delivery of one of our webhooks in the store (WooCommerce:
+ * woocommerce-rules.md §1). The platform's save-time ping gets 200; anything else needs the webhook's id and a
+ * signature of the raw body with that webhook's secret (the adapter checks it), or gets 401 with nothing stored. A
+ * verified delivery is stored (deduplicated by a hash of topic, webhook id and body, since WooCommerce's
  * X-WC-Webhook-Delivery-ID repeats within a second) with its job, and answered 200 at once: WooCommerce counts
  * anything but 2xx–302 as a failure and disables the webhook after repeated ones.
  * A signed body that cannot be stored (not UTF-8, not a JSON object, a NUL or an unpaired surrogate that jsonb
@@ -100,16 +95,16 @@ function signatureMatches(secret: string, raw: Buffer, given: string): boolean {
  * reconciliation reads the order through the REST API instead. Every answer carries Request-Id; a failure of ours
  * is a 500 `internal_error` with it.
  */
-export async function receiveWooCommerceDelivery(req: Request, storeId: string, requestId: string, db: Db = sharedDb()): Promise<Response> {
+export async function receiveStoreDelivery(platform: StorePlatform, req: Request, storeId: string, requestId: string, db: Db = sharedDb()): Promise<Response> {
   try {
-    return await receive(req, storeId, requestId, db);
+    return await receive(platform, req, storeId, requestId, db);
   } catch (err) {
     log.error({ err }, 'internal_error');
     return answer(requestId, 500, { code: 'internal_error', message: ERRORS.internal_error.message });
   }
 }
 
-async function receive(req: Request, storeId: string, requestId: string, db: Db): Promise<Response> {
+async function receive(platform: StorePlatform, req: Request, storeId: string, requestId: string, db: Db): Promise<Response> {
   let raw: Buffer;
   try {
     raw = await readBodyBytes(req);
@@ -117,16 +112,16 @@ async function receive(req: Request, storeId: string, requestId: string, db: Db)
     if (err instanceof AppError) return refuse(requestId, ERRORS[err.code].status ?? 400, refusal(err), { storeId });
     throw err;
   }
-  const topic = req.headers.get('x-wc-webhook-topic');
-  if (!topic && PING.test(raw.toString('utf8').trim())) return answer(requestId, 200);
-  const webhookId = Number(req.headers.get('x-wc-webhook-id'));
-  const signature = req.headers.get('x-wc-webhook-signature');
-  if (!STORE_ID.test(storeId) || !topic || !signature || !Number.isSafeInteger(webhookId) || webhookId <= 0)
-    return refuse(requestId, 401, SIGNATURE_INVALID, { storeId, topic });
-  const webhook = await storeWebhook(db, storeId, webhookId);
-  if (!webhook || !signatureMatches(webhook.secret, raw, signature)) return refuse(requestId, 401, SIGNATURE_INVALID, { storeId, webhookId, topic, webhook });
-  // verified, but not about orders (or a deleted order's bare {id}): nothing to do, and still a success for WooCommerce
-  if (!topic.startsWith('order.') || topic === 'order.deleted') return answer(requestId, 200);
+  const envelope = platform.envelope(req.headers, raw);
+  if ('ping' in envelope) return answer(requestId, 200);
+  const signatureInvalid = { code: 'signature_invalid', message: platform.signatureInvalid };
+  if ('unsigned' in envelope || !STORE_ID.test(storeId)) return refuse(requestId, 401, signatureInvalid, { storeId, topic: envelope.topic });
+  const { webhookId, topic, signature } = envelope;
+  const webhook = await storeWebhook(db, platform, storeId, webhookId);
+  if (!webhook || !platform.signatureMatches(webhook.secret, raw, signature))
+    return refuse(requestId, 401, signatureInvalid, { storeId, webhookId, topic, webhook });
+  // verified, but carries no order (another resource, a deleted order's bare {id}): nothing to do, still a success
+  if (!platform.carriesOrder(topic)) return answer(requestId, 200);
   let text: string;
   let body: unknown;
   try {

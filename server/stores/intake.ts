@@ -5,10 +5,9 @@ import { documents, storeDocuments, storeOrders } from '@/server/db/schema';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { AppError } from '@/server/errors';
 import { enqueue } from '@/server/jobs/enqueue';
-import { mapShopplatformRefund } from '@/server/orders/woocommerce/map-refund';
-import { scopeOf, storeClient, storeSettings, type StoreRow } from './store-row';
-import { WooRequestError, type WooClient } from './woocommerce/client';
-import { decideOrder, refundIds } from './woocommerce/decide';
+import type { StoreApi, StoreOrder } from './platform';
+import { platformOf } from './platforms';
+import { scopeOf, storeApi, storeSettings, type StoreRow } from './store-row';
 
 export type IntakeResult = { invoiced: boolean; corrected: number };
 
@@ -40,20 +39,29 @@ async function link(db: Db, documentId: string, store: StoreRow, orderId: number
 }
 
 /**
- * One store order, as delivered or listed (the same JSON as GET /orders/{id}): the invoice through the intake of
- * shopplatform_order (external_id = the order id, so a repeat finds the same invoice), then a correction per refund
- * id not seen before, fetched through the REST API and taken through the path of shopplatform_refund. An order
- * that is already invoiced (including the echo of our own meta write) only has its refunds looked at. Orders that
- * cannot be invoiced are recorded with the reason and not retried; REST failures throw, so the job retries.
+ * An order placed before the connection's invoicing start (the shop may have invoiced it elsewhere), and its
+ * refunds: recorded as skipped, never invoiced nor corrected.
  */
-export async function intakeStoreOrder(
-  db: Db,
-  store: StoreRow,
-  wcOrder: Record<string, unknown>,
-  client: () => WooClient = () => storeClient(store),
-): Promise<IntakeResult> {
-  const orderId = Number(wcOrder.id);
-  if (!Number.isInteger(orderId) || orderId <= 0) return { invoiced: false, corrected: 0 };
+async function skipBeforeStart(db: Db, store: StoreRow, order: StoreOrder, createdAt: Date): Promise<IntakeResult> {
+  const message = `placed ${createdAt.toISOString()}, before invoicing starts (${store.invoiceFrom.toISOString()})`;
+  const skip = { storeId: store.id, remoteOrderId: order.id, outcome: 'skipped' as const, reason: 'placed_before_invoice_from', message };
+  await record(db, { ...skip, kind: 'order', remoteId: order.id });
+  for (const refundId of order.refundIds) await record(db, { ...skip, kind: 'refund', remoteId: refundId });
+  return { invoiced: false, corrected: 0 };
+}
+
+/**
+ * One store order, as delivered or listed: the invoice through the document intake with the adapter's mapping
+ * (external_id = the order id, so a repeat finds the same invoice), then a correction per refund id not seen
+ * before, fetched through the store's API and mapped by the adapter. An order that is already invoiced (including
+ * the echo of our own meta write) only has its refunds looked at. Orders that cannot be invoiced are recorded with
+ * the reason and not retried; API failures throw, so the job retries. Orders placed before the connection's
+ * invoicing start are left alone (skipBeforeStart).
+ */
+export async function intakeStoreOrder(db: Db, store: StoreRow, order: StoreOrder, api: () => StoreApi = () => storeApi(store)): Promise<IntakeResult> {
+  if (order.createdAt && order.createdAt < store.invoiceFrom) return skipBeforeStart(db, store, order, order.createdAt);
+  const platform = platformOf(store);
+  const orderId = order.id;
   const scope = scopeOf(store);
   const result: IntakeResult = { invoiced: false, corrected: 0 };
   let [invoice] = await db
@@ -68,7 +76,7 @@ export async function intakeStoreOrder(
       ),
     );
   if (!invoice) {
-    const decision = decideOrder(wcOrder, storeSettings(store));
+    const decision = platform.decideOrder(order, storeSettings(store));
     if ('skip' in decision) {
       await record(db, {
         storeId: store.id,
@@ -88,7 +96,7 @@ export async function intakeStoreOrder(
   await link(db, invoice.id, store, orderId);
   await record(db, { storeId: store.id, kind: 'order', remoteId: orderId, remoteOrderId: orderId, outcome: 'invoiced', documentId: invoice.id });
 
-  const ids = refundIds(wcOrder);
+  const ids = order.refundIds;
   if (ids.length === 0) return result;
   const done = new Set<number>();
   for (const r of await db
@@ -111,19 +119,19 @@ export async function intakeStoreOrder(
   }
   for (const refundId of ids.filter((id) => !done.has(id))) {
     const at = { storeId: store.id, kind: 'refund' as const, remoteId: refundId, remoteOrderId: orderId };
-    let wcRefund: Record<string, unknown>;
+    let refund: unknown;
     try {
-      wcRefund = await client().refund(orderId, refundId);
+      refund = await api().refund(orderId, refundId);
     } catch (err) {
-      // deleted in the meantime (woocommerce_rest_invalid_order_refund_id comes as HTTP 500, §4.2)
-      if (err instanceof WooRequestError && /invalid_order_refund_id|invalid_order_id/.test(err.code)) {
-        await record(db, { ...at, outcome: 'skipped', reason: 'refund_missing', message: err.message });
+      // deleted in the meantime
+      if (platform.classify(err) === 'gone') {
+        await record(db, { ...at, outcome: 'skipped', reason: 'refund_missing', message: err instanceof Error ? err.message : String(err) });
         continue;
       }
       throw err;
     }
     try {
-      const { document, created } = await createCorrectionDocument(db, scope, invoice.id, mapShopplatformRefund(wcOrder, wcRefund));
+      const { document, created } = await createCorrectionDocument(db, scope, invoice.id, platform.mapRefund(order, refund));
       await link(db, document.id, store, orderId);
       await record(db, { ...at, outcome: 'corrected', documentId: document.id });
       if (created) result.corrected += 1;

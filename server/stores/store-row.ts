@@ -4,8 +4,8 @@ import { storeConnections } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { reportFailure } from '@/server/observability/failures';
 import { unsealJson } from '@/server/security/sealed-json';
-import { wooClient, WooRequestError, type WooClient, type WooCredentials } from './woocommerce/client';
-import type { StoreSettings } from './woocommerce/decide';
+import { StoreRequestError, type StoreApi, type StoreSettings } from './platform';
+import { platformOf } from './platforms';
 
 export type StoreRow = typeof storeConnections.$inferSelect;
 
@@ -14,8 +14,8 @@ export async function findStore(db: DbOrTx, storeId: string): Promise<StoreRow |
   return row;
 }
 
-/** The store's REST client with its unsealed keys. */
-export const storeClient = (store: StoreRow): WooClient => wooClient(store.url, unsealJson<WooCredentials>(store.credentials));
+/** The store's API with its unsealed credentials. */
+export const storeApi = (store: StoreRow): StoreApi => platformOf(store).api(store.url, unsealJson<Record<string, string>>(store.credentials));
 
 export const storeSettings = (store: StoreRow): StoreSettings => ({
   invoiceStatuses: store.invoiceStatuses,
@@ -30,7 +30,7 @@ export const scopeOf = (store: StoreRow) => ({ accountId: store.accountId, mode:
  * off. Other errors (our database) are the job's failure, reported there.
  */
 export function reportStoreCallFailure(store: StoreRow, step: 'sync' | 'writeback', err: unknown, ids: { documentId?: string } = {}): void {
-  if (!(err instanceof AppError) && !(err instanceof WooRequestError)) return;
+  if (!(err instanceof AppError) && !(err instanceof StoreRequestError)) return;
   const code = err instanceof AppError ? err.code : `http_${err.status}`;
   reportFailure('store_call_failed', { storeId: store.id, accountId: store.accountId, mode: store.mode, ...ids, step, code, error: err.message });
 }

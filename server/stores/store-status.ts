@@ -5,7 +5,7 @@ import { storeConnections, storeDeliveries, storeOrders, storeWebhooks } from '@
 import { writebackGiveUps } from './writeback';
 
 /**
- * The store page: the connection, our webhooks as last seen in the store (and why one was re-created), the last
+ * The store page: the connection and where its invoicing starts, our webhooks as last seen in the store (and why one was re-created), the last
  * event received, the last reconciliation, the orders skipped, counted by reason with the latest examples, and the
  * write-backs that gave up.
  */
@@ -47,6 +47,7 @@ export async function getStoreStatus(db: Db, scope: Scope) {
     url: store.url,
     status: store.status,
     createdAt: store.createdAt,
+    invoiceFrom: store.invoiceFrom,
     invoiceStatuses: store.invoiceStatuses,
     customerNote: store.customerNote,
     nipMetaKeys: store.nipMetaKeys,

@@ -3,21 +3,28 @@ import type { DbOrTx } from '@/server/db/client';
 import { storeWebhooks } from '@/server/db/schema';
 import { randomToken } from '@/server/ids';
 import { sealWebhookSecret } from '@/server/webhooks/webhook-secret';
-import type { WooClient } from './woocommerce/client';
+import type { StoreApi, StorePlatform } from './platform';
 
-/** The topics we register: orders created and updated (refunds arrive as order.updated). */
-export const STORE_TOPICS = ['order.created', 'order.updated'] as const;
-
-export const deliveryUrl = (storeId: string, base = config().PUBLIC_BASE_URL) => `${base.replace(/\/$/, '')}/hooks/woocommerce/${storeId}`;
+/** Where the platform's deliveries of a store arrive: app/hooks/{platform}/[store]/route.ts. */
+export const deliveryUrl = (platform: StorePlatform, storeId: string, base = config().PUBLIC_BASE_URL) =>
+  `${base.replace(/\/$/, '')}/hooks/${platform.id}/${storeId}`;
 
 /**
  * Registers one webhook in the store with a fresh secret and keeps it (sealed). The secret is base62 only, so
  * WordPress's entity decoding of the key leaves it unchanged (woocommerce-rules.md §1.3). WooCommerce pings the
  * delivery URL inside the create call.
  */
-export async function registerWebhook(db: DbOrTx, client: WooClient, storeId: string, topic: string, base: string | undefined, note: string | null = null) {
+export async function registerWebhook(
+  db: DbOrTx,
+  platform: StorePlatform,
+  api: StoreApi,
+  storeId: string,
+  topic: string,
+  base: string | undefined,
+  note: string | null = null,
+) {
   const secret = randomToken(256);
-  const created = await client.createWebhook({ name: `KSeF Relay ${storeId} ${topic}`, topic, delivery_url: deliveryUrl(storeId, base), secret });
+  const created = await api.createWebhook({ name: `KSeF Relay ${storeId} ${topic}`, topic, deliveryUrl: deliveryUrl(platform, storeId, base), secret });
   await db
     .insert(storeWebhooks)
     .values({ storeId, remoteId: created.id, topic, secret: sealWebhookSecret(secret), status: created.status, note, checkedAt: new Date() });

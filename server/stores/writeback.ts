@@ -3,28 +3,17 @@ import type { Db } from '@/server/db/client';
 import { documents, storeConnections, storeDocuments, type WRITEBACK_GIVE_UP_REASONS } from '@/server/db/schema';
 import type { Scope } from '@/server/db/scope';
 import { pdfUrl } from '@/server/documents/serialize-document';
-import { AppError } from '@/server/errors';
 import { randomToken } from '@/server/ids';
 import { reportFailure } from '@/server/observability/failures';
-import { findStore, reportStoreCallFailure, storeClient } from './store-row';
-import { WooRequestError } from './woocommerce/client';
 import { loadDocument } from '@/server/documents/load-document';
+import type { StoreFailure } from './platform';
+import { platformOf } from './platforms';
+import { findStore, reportStoreCallFailure, storeApi } from './store-row';
 
 export type WritebackGiveUpReason = (typeof WRITEBACK_GIVE_UP_REASONS)[number];
 
-/** Key errors of the store client (client.ts) that stay until the merchant gives us a working key again. */
-const KEY_REFUSED = new Set(['store_keys_invalid', 'store_keys_read_only', 'store_permission_denied']);
-
-/**
- * A store answer that no retry can change: 404 for the order (WooCommerce: `woocommerce_rest_shop_order_invalid_id`
- * on the order, `woocommerce_rest_order_invalid_id` on its notes: deleted for good), or 401/403 for our key
- * (revoked, or downgraded to read). Anything else (time-outs, 5xx, a REST API switched off for a while) is retried.
- */
-export function giveUpReason(err: unknown): WritebackGiveUpReason | undefined {
-  if (err instanceof WooRequestError && err.status === 404) return 'order_gone';
-  if (err instanceof AppError && KEY_REFUSED.has(err.code)) return 'keys_refused';
-  return undefined;
-}
+/** A store answer that no retry can change, as the adapter classifies it: the order is gone, or our key is refused. */
+const GIVE_UP: Record<StoreFailure, WritebackGiveUpReason | undefined> = { gone: 'order_gone', keys_refused: 'keys_refused', retry: undefined };
 
 export type WritebackText = { kind: 'invoice' | 'correction'; number: string; ksefNumber: string; pdfUrl: string; invoiceNumber?: string | null };
 
@@ -36,10 +25,11 @@ export function writebackNote(t: WritebackText): string {
 
 /**
  * After a store document is accepted: an order note with the number, KSeF number and pdf_url (a customer note when
- * the store setting says so) and, for the invoice, order meta _ksef_number, _ksef_invoice_number, _ksef_pdf_url.
- * Each step is remembered, so a retry does not add the note twice. Failures throw for the job to retry and never
- * touch the document, except those no retry can fix (giveUpReason): they are recorded and end the job at once. The PDF link's token is fixed now (the PDF renderer keeps an existing one), so the link in
- * the note works as soon as the PDF is rendered.
+ * the store setting says so) and, for the invoice, the numbers and link as order meta (WooCommerce: _ksef_number,
+ * _ksef_invoice_number, _ksef_pdf_url). Each step is remembered, so a retry does not add the note twice. Failures
+ * throw for the job to retry and never touch the document, except those no retry can fix (GIVE_UP): they are
+ * recorded and end the job at once. The PDF link's token is fixed now (the PDF renderer keeps an existing one), so
+ * the link in the note works as soon as the PDF is rendered.
  */
 export async function writeBackDocument(db: Db, documentId: string): Promise<'done' | 'skipped' | 'gave_up'> {
   const [link] = await db.select().from(storeDocuments).where(eq(storeDocuments.documentId, documentId));
@@ -59,10 +49,10 @@ export async function writeBackDocument(db: Db, documentId: string): Promise<'do
     const [invoice] = await db.select({ number: documents.number }).from(documents).where(eq(documents.id, doc.invoiceId));
     invoiceNumber = invoice?.number ?? null;
   }
-  const client = storeClient(store);
+  const api = storeApi(store);
   try {
     if (!link.noteAddedAt) {
-      await client.addNote(
+      await api.addNote(
         link.remoteOrderId,
         writebackNote({ kind: doc.kind, number: doc.number, ksefNumber: doc.ksefNumber, pdfUrl: url, invoiceNumber }),
         store.customerNote,
@@ -74,14 +64,14 @@ export async function writeBackDocument(db: Db, documentId: string): Promise<'do
     }
     if (doc.kind === 'invoice' && !link.metaWrittenAt) {
       // the store echoes this save back as order.updated; the intake sees the order is invoiced and does nothing
-      await client.setMeta(link.remoteOrderId, { _ksef_number: doc.ksefNumber, _ksef_invoice_number: doc.number, _ksef_pdf_url: url });
+      await api.setInvoiceMeta(link.remoteOrderId, { ksefNumber: doc.ksefNumber, number: doc.number, pdfUrl: url });
       await db
         .update(storeDocuments)
         .set({ metaWrittenAt: sql`now()` })
         .where(eq(storeDocuments.documentId, documentId));
     }
   } catch (err) {
-    const reason = giveUpReason(err);
+    const reason = GIVE_UP[platformOf(store).classify(err)];
     if (reason) reportFailure('store_writeback_gave_up', { storeId: store.id, accountId: store.accountId, mode: store.mode, documentId, reason });
     else reportStoreCallFailure(store, 'writeback', err, { documentId });
     await db

@@ -9,7 +9,10 @@ const at = () => timestamp({ withTimezone: true });
 /** What the last reconciliation did, shown on the store page. */
 export type StoreSyncResult = { orders: number; invoiced: number; corrected: number; webhooks: string[]; error?: string };
 
-/** A shop connected to one account and mode (DESIGN.md "Store connections"); WooCommerce for now. */
+/** The shop platforms with an adapter in server/stores/<platform>/ (a text column: adding one needs no migration). */
+export const STORE_PLATFORMS = ['woocommerce'] as const;
+
+/** A shop connected to one account and mode (DESIGN.md "Store connections"). */
 export const storeConnections = pgTable(
   'store_connections',
   {
@@ -18,9 +21,7 @@ export const storeConnections = pgTable(
       .notNull()
       .references(() => accounts.id),
     mode: modeEnum().notNull(),
-    platform: text({ enum: ['woocommerce'] })
-      .notNull()
-      .default('woocommerce'),
+    platform: text({ enum: STORE_PLATFORMS }).notNull().default('woocommerce'),
     /** The shop's home URL with a trailing slash: REST paths and OAuth base strings hang off it. */
     url: text().notNull(),
     /** Sealed JSON { consumerKey, consumerSecret } (invariant 6). */
@@ -39,6 +40,11 @@ export const storeConnections = pgTable(
     status: text({ enum: ['connecting', 'connected', 'disconnected'] })
       .notNull()
       .default('connecting'),
+    /**
+     * Orders placed before this are not invoiced, nor their refunds (the shop may have invoiced them elsewhere):
+     * chosen at connect, by default the moment of connecting; reconciliation never lists from earlier.
+     */
+    invoiceFrom: at().notNull().defaultNow(),
     /** Start of the last completed reconciliation: the next one lists orders modified since then (minus overlap). */
     lastSyncAt: at(),
     lastSyncResult: jsonb().$type<StoreSyncResult>(),

@@ -3,24 +3,13 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { config } from '@/server/config';
 import { AppError } from '@/server/errors';
+import { StoreRequestError } from '../platform';
 import { signOAuth } from './oauth';
 
 export type WooCredentials = { consumerKey: string; consumerSecret: string };
 export type WooResponse<T> = { status: number; headers: Record<string, string | string[] | undefined>; data: T };
 export type WooWebhook = { id: number; name: string; status: string; topic: string; delivery_url: string; secret?: string };
 export type WooNote = { id: number; note: string; customer_note: boolean };
-
-/** A WooCommerce REST error that is not about reaching or authenticating to the store (e.g. an unknown id). */
-export class WooRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WooRequestError';
-  }
-}
 
 type RequestOptions = { query?: Record<string, string | number | boolean>; body?: unknown };
 type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
@@ -54,7 +43,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
  * WooCommerce REST v3 client. Over HTTPS it sends the key as HTTP Basic; over plain HTTP WooCommerce ignores Basic
  * and query keys, so it signs each request with OAuth 1.0a one-legged HMAC-SHA256 in the Authorization header
  * (woocommerce-rules.md §3). Secrets never go into URLs (WooCommerce echoes query strings into Link headers).
- * Failures that concern the connection become AppErrors naming what is wrong.
+ * Failures that concern the connection become AppErrors naming what is wrong; other error answers StoreRequestErrors.
  */
 export function wooClient(home: string, credentials: WooCredentials, options: { timeoutMs?: number; now?: () => Date } = {}) {
   const base = home.endsWith('/') ? home : `${home}/`;
@@ -114,7 +103,7 @@ export function wooClient(home: string, credentials: WooCredentials, options: { 
         'url',
         `${url.pathname} redirects to ${String(res.headers.location ?? '?')} (a login page or a security plugin).`,
       );
-    throw new WooRequestError(res.status, code, `WooCommerce ${method} ${url.pathname}: ${res.status} ${code} ${message}`);
+    throw new StoreRequestError(res.status, code, `WooCommerce ${method} ${url.pathname}: ${res.status} ${code} ${message}`);
   }
 
   return {

@@ -1,9 +1,7 @@
 import { AppError } from '@/server/errors';
-import type { NormalizedOrder, PaymentMethod } from '@/server/orders/types';
+import type { PaymentMethod } from '@/server/orders/types';
 import { DEFAULT_NIP_META_KEYS, DEFAULT_PAYMENT_METHODS, mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';
-
-export type StoreSettings = { invoiceStatuses: readonly string[]; nipMetaKeys: readonly string[] | null; paymentMethods: Readonly<Record<string, string>> };
-export type OrderDecision = { invoice: NormalizedOrder } | { skip: string; message: string };
+import type { OrderDecision, StoreSettings } from '../platform';
 
 const MAPPED_PAID = new Set(['processing', 'completed']);
 const CANCELLED = new Set(['cancelled', 'refunded', 'failed', 'trash']);

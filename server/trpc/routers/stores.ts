@@ -12,8 +12,16 @@ const ZStoreId = z.object({ id: z.string().regex(/^st_[0-9A-Za-z]{1,64}$/) });
 export const storesRouter = router({
   status: ownerProcedure.query(({ ctx }) => getStoreStatus(ctx.db, ctx.scope)),
   connect: ownerProcedure
-    .input(z.object({ url: z.string().max(2000), consumerKey: z.string().max(200), consumerSecret: z.string().max(200) }))
-    .mutation(({ ctx, input }) => connectStore(ctx.db, ctx.scope, input)),
+    .input(
+      z.object({
+        url: z.string().max(2000),
+        consumerKey: z.string().max(200),
+        consumerSecret: z.string().max(200),
+        /** Warsaw date YYYY-MM-DD; left out: only orders placed after connecting are invoiced. */
+        since: z.string().max(10).optional(),
+      }),
+    )
+    .mutation(({ ctx, input: { since, ...input } }) => connectStore(ctx.db, ctx.scope, input, { since })),
   settings: ownerProcedure
     .input(ZStoreId.extend(ZStoreSettings.shape))
     .mutation(({ ctx, input: { id, ...settings } }) => updateStoreSettings(ctx.db, ctx.scope, id, settings)),
