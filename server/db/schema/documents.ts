@@ -74,6 +74,8 @@ export const documents = pgTable(
     pdfFileId: text(),
     mailStatus: text({ enum: ['not_needed', 'pending', 'sent', 'failed'] }),
     mailError: text(),
+    /** When mailStatus last changed after the PDF was stored: the e-mail claimed for sending, sent or refused. */
+    mailAt: timestamp({ withTimezone: true }),
     attempts: integer().notNull().default(0),
     /** Warnings recorded while preparing and sending (also on the timeline). */
     warnings: jsonb()
