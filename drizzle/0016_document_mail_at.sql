@@ -1,1 +1,0 @@
-ALTER TABLE "documents" ADD COLUMN "mail_at" timestamp with time zone;
