@@ -25,7 +25,7 @@ export function InvoiceDetail({ id, initial }: { id: string; initial: InvoiceDet
   const { data, error } = useQuery({
     ...trpc.invoices.detail.queryOptions({ id }),
     initialData: initial ?? undefined,
-    // until the document is final, its PDF stored and its e-mail settled, keep following it
+    // until the document is final, its PDF stored, its e-mail settled and its last step a minute old, keep following it
     refetchInterval: (q) => (q.state.data && stillMoving(q.state.data) ? 2_000 : false),
   });
   if (error) return <p className="field-error">{error.message}</p>;
@@ -58,5 +58,11 @@ export function InvoiceDetail({ id, initial }: { id: string; initial: InvoiceDet
   );
 }
 
+/** Steps that follow one another within seconds (the e-mail claimed then sent, webhook retries, the write-back). */
+const RECENT_MS = 60_000;
+
 const stillMoving = (data: InvoiceDetailData) =>
-  isInFlight(data.document.status) || (data.document.status === 'accepted' && !data.hasPdf) || data.mailStatus === 'pending';
+  isInFlight(data.document.status) ||
+  (data.document.status === 'accepted' && !data.hasPdf) ||
+  data.mailStatus === 'pending' ||
+  data.timeline.some((s) => Date.now() - new Date(s.at).getTime() < RECENT_MS);
