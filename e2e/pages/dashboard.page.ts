@@ -47,6 +47,7 @@ export class InvoicesPage {
   /** The timeline's status changes, without the PDF, e-mail and webhook steps that arrive after them. */
   statusSteps = () => this.timeline().and(this.page.locator('[data-kind="status"]'));
   ksefNumber = () => this.page.getByTestId('ksef-number');
+  number = () => this.page.getByTestId('document-number');
   pdfLink = () => this.page.getByRole('link', { name: 'Pobierz PDF' });
   xmlLink = () => this.page.getByRole('link', { name: 'Pobierz XML' });
   upoLink = () => this.page.getByRole('link', { name: 'Pobierz UPO' });
