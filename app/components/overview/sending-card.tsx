@@ -31,7 +31,7 @@ export function SendingCard({ data }: { data: OverviewData }) {
         <dt>{o.sendingMode}</dt>
         <dd data-testid="sending-method">{s ? (s.method === 'batch' ? o.batch : o.interactive) : blank}</dd>
         <dt>{o.retryAfter}</dt>
-        <dd>{s ? (s.blockedUntil ? new Date(s.blockedUntil).toLocaleTimeString(t.lang) : o.none) : blank}</dd>
+        <dd>{s ? (s.blockedUntil ? `${o.until} ${new Date(s.blockedUntil).toLocaleTimeString(t.lang)}` : o.none) : blank}</dd>
       </dl>
     </section>
   );
