@@ -107,8 +107,15 @@ test("a newcomer's whole journey", async ({ page, baseURL, auth, dashboard, sell
 
   await test.step('open the invoice, see its timeline and download its PDF', async () => {
     await invoices.row(orderId).getByRole('link').click();
-    await expect(invoices.timeline()).toHaveText([/Oczekuje/, /W kolejce/, /Wysyłanie/, /Zaakceptowana/]);
+    await expect(invoices.statusSteps()).toHaveText([/Oczekuje/, /W kolejce · nadano numer FV\//, /Wysyłanie/, /Zaakceptowana/]);
+    await expect(invoices.timeline().filter({ hasText: 'Wygenerowano PDF' })).toHaveCount(1, { timeout: 60_000 });
     await expect(invoices.ksefNumber()).toHaveText(/^\d{10}-\d{8}-[0-9A-F]{12}-[0-9A-F]{2}$/);
+    // the page as first served, before any script runs, holds the document's facts and its timeline
+    const number = (await invoices.number().textContent())!;
+    expect(number).toMatch(/^FV\/\d{4}\/\d{2}\/1$/);
+    const html = await (await page.request.get(page.url())).text();
+    expect(html).toContain(`data-testid="document-number">${number}</dd>`);
+    expect(html).toContain(`nadano numer ${number}`);
     await expect(invoices.pdfLink()).toBeVisible({ timeout: 60_000 });
     const [download] = await Promise.all([page.waitForEvent('download'), invoices.pdfLink().click()]);
     const pdf = await readFile((await download.path())!);

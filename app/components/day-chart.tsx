@@ -8,9 +8,13 @@ const ORDER: DocumentStatus[] = ['accepted', 'sending', 'queued', 'pending', 'wa
 const W = 600;
 const H = 160;
 
-/** Stacked bars per day in plain SVG (no chart library): fixed size, so nothing moves when data arrives. */
-export function DayChart({ days, description }: { days: Day[]; description: string }) {
+/**
+ * Stacked bars per day in plain SVG (no chart library): fixed size, so nothing moves when data arrives. `days`
+ * is undefined while loading; days without any document say so rather than draw an empty scale.
+ */
+export function DayChart({ days = [], description }: { days: Day[] | undefined; description: string }) {
   const { t } = useI18n();
+  const empty = days.length > 0 && days.every((d) => Object.keys(d.counts).length === 0);
   const max = Math.max(1, ...days.map((d) => Object.values(d.counts).reduce((s, n) => s + (n ?? 0), 0)));
   const slot = W / Math.max(days.length, 30);
   const present = ORDER.filter((s) => days.some((d) => d.counts[s]));
@@ -51,7 +55,8 @@ export function DayChart({ days, description }: { days: Day[]; description: stri
             <i className={`swatch bar-${s}`} aria-hidden="true" /> {t.status[s]}
           </span>
         ))}
-        <span className="muted">max {max}</span>
+        {empty ? <span className="muted">{t.overview.chartEmpty}</span> : null}
+        {present.length ? <span className="muted">{t.overview.chartMax.replace('{n}', String(max))}</span> : null}
       </figcaption>
     </figure>
   );

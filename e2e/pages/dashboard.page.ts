@@ -43,8 +43,11 @@ export class InvoicesPage {
   row = (text: string) => this.table().getByRole('row').filter({ hasText: text });
   search = () => this.page.getByRole('searchbox', { name: 'Szukaj' });
   statusFilter = () => this.page.getByLabel('Status');
-  timeline = () => this.page.getByRole('list', { name: 'Historia statusów' }).getByRole('listitem');
+  timeline = () => this.page.getByRole('list', { name: 'Historia dokumentu' }).getByRole('listitem');
+  /** The timeline's status changes, without the PDF, e-mail and webhook steps that arrive after them. */
+  statusSteps = () => this.timeline().and(this.page.locator('[data-kind="status"]'));
   ksefNumber = () => this.page.getByTestId('ksef-number');
+  number = () => this.page.getByTestId('document-number');
   pdfLink = () => this.page.getByRole('link', { name: 'Pobierz PDF' });
   xmlLink = () => this.page.getByRole('link', { name: 'Pobierz XML' });
   upoLink = () => this.page.getByRole('link', { name: 'Pobierz UPO' });

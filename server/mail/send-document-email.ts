@@ -93,6 +93,7 @@ async function claim(db: Db, documentId: string): Promise<boolean> {
     .set({
       mailStatus: 'failed',
       mailError: inFlight(new Date()),
+      mailAt: new Date(),
       updatedAt: nextUpdatedAt(),
     })
     .where(
@@ -107,8 +108,9 @@ async function claim(db: Db, documentId: string): Promise<boolean> {
   return claimed.length === 1;
 }
 
+/** `mailAt` dates the outcome for the document's timeline. */
 async function finish(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
-  await patchDocument(db, documentId, fields);
+  await patchDocument(db, documentId, { ...fields, mailAt: new Date() });
   return outcome;
 }
 

@@ -81,7 +81,7 @@ describe('dashboard procedures', () => {
     expect((await a.as().invoices.search({ status: 'accepted', page: 1, pageSize: 20 })).total).toBe(0);
     expect((await a.as().account.overview()).counts.pending).toBe(1);
     const detail = await a.as().invoices.detail({ id: document.id });
-    expect(detail.timeline.map((s) => s.to)).toEqual(['pending']);
+    expect(detail.timeline.map((s) => (s.kind === 'status' ? s.to : s.kind))).toEqual(['pending']);
     expect(detail.order?.lines).toHaveLength(2);
     expect(await code(b.as().invoices.detail({ id: document.id }))).toBe('NOT_FOUND');
     expect((await b.as().invoices.search({ page: 1, pageSize: 20 })).total).toBe(0);

@@ -74,6 +74,8 @@ export const documents = pgTable(
     pdfFileId: text(),
     mailStatus: text({ enum: ['not_needed', 'pending', 'sent', 'failed'] }),
     mailError: text(),
+    /** When mailStatus last changed after the PDF was stored: the e-mail claimed for sending, sent or refused. */
+    mailAt: timestamp({ withTimezone: true }),
     attempts: integer().notNull().default(0),
     /** Warnings recorded while preparing and sending (also on the timeline). */
     warnings: jsonb()
@@ -136,7 +138,13 @@ export const documentTransitions = pgTable(
     error: jsonb().$type<StoredError>(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('document_transitions_doc_idx').on(t.documentId, t.id)],
+  (t) => [
+    index('document_transitions_doc_idx').on(t.documentId, t.id),
+    // the overview's documents handed to KSeF today and in the last hour (server/documents/ksef-usage.ts)
+    index('document_transitions_sending_idx')
+      .on(t.at)
+      .where(sql`to_status = 'sending'`),
+  ],
 );
 
 /** Gapless numbering (invariant 1): one row per account, mode, series and Warsaw month. */

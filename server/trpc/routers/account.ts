@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { getAccountMode, getAccountOverview, isSellerConfigured, updateSeller } from '@/server/accounts/account-settings';
 import { countByStatus } from '@/server/documents/count-by-status';
 import { listDocumentsPerDay } from '@/server/documents/documents-per-day';
+import { ksefUsage } from '@/server/documents/ksef-usage';
+import { monthTotals } from '@/server/documents/month-totals';
 import { getQueueDepth } from '@/server/documents/queue-depth';
 import { getSetupChecklist } from '@/server/accounts/setup-checklist';
 import { listUserAccounts } from '@/server/accounts/find-membership';
@@ -21,15 +23,18 @@ export const accountRouter = router({
     accounts: await listUserAccounts(ctx.db, ctx.membership.userId),
   })),
   overview: memberProcedure.query(async ({ ctx }) => {
-    const [overview, checklist, counts, perDay, queue, status, attention, attentionEmails] = await Promise.all([
+    const now = new Date();
+    const [overview, checklist, counts, perDay, queue, status, attention, attentionEmails, money, usage] = await Promise.all([
       getAccountOverview(ctx.db, ctx.scope),
       getSetupChecklist(ctx.db, ctx.scope),
       countByStatus(ctx.db, ctx.scope),
       listDocumentsPerDay(ctx.db, ctx.scope, 30),
       getQueueDepth(ctx.db, ctx.scope),
       getSendingStatus(ctx.db, ctx.scope),
-      listAttention(ctx.db, ctx.scope, new Date()),
+      listAttention(ctx.db, ctx.scope, now),
       attentionEmailsOn(ctx.db, ctx.membership.userId, ctx.scope.accountId),
+      monthTotals(ctx.db, ctx.scope, now),
+      ksefUsage(ctx.db, ctx.scope, now),
     ]);
     return {
       // invariant 10: what needs the merchant, and whether this member gets it by e-mail
@@ -40,6 +45,7 @@ export const accountRouter = router({
         issuedThisMonth: overview.issuedThisMonth,
       },
       checklist,
+      money,
       counts,
       perDay,
       sending: {
@@ -48,8 +54,8 @@ export const accountRouter = router({
         connected: overview.mode.ksefConnected,
         checkError: overview.mode.ksefCheckError,
         method: status.mode,
-        // only the groups the seller has used this hour, with the limits they count against
-        windows: status.windows.filter((w) => w.used.hour > 0),
+        // this account's own documents, and the hourly limit of invoices sent one by one that they count against
+        usage: { ...usage, perHour: status.windows.find((w) => w.group === 'invoiceSend')?.perHour ?? null },
         blockedUntil: status.blockedUntil?.toISOString() ?? null,
       },
     };

@@ -24,9 +24,10 @@ export const invoicesRouter = router({
     const doc = await getDocument(ctx.db, ctx.scope, input.id);
     const corrections = doc.kind === 'invoice' ? ((await correctionsOf(ctx.db, ctx.scope, [doc.id])).get(doc.id) ?? []) : [];
     // the webhook log names the owner's endpoints and their answers: not the accountant's (server/accounts/permissions.ts)
+    const mayManage = may(ctx.membership.role, 'manage');
     const [timeline, deliveries, events, ksefWarnings] = await Promise.all([
-      listDocumentTimeline(ctx.db, ctx.scope, doc.id),
-      may(ctx.membership.role, 'manage') ? listDeliveries(ctx.db, ctx.scope, { documentId: doc.id, limit: 50 }) : null,
+      listDocumentTimeline(ctx.db, doc, { withDeliveries: mayManage }),
+      mayManage ? listDeliveries(ctx.db, ctx.scope, { documentId: doc.id, limit: 50 }) : null,
       listDocumentEvents(ctx.db, ctx.scope, doc.id),
       warningsOfDocument(ctx.db, doc),
     ]);

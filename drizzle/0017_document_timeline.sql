@@ -1,0 +1,2 @@
+ALTER TABLE "documents" ADD COLUMN "mail_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "document_transitions_sending_idx" ON "document_transitions" USING btree ("at") WHERE to_status = 'sending';
