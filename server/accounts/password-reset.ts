@@ -7,7 +7,7 @@ import { AppError } from '@/server/errors';
 import { newId, randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
 import { sealJson } from '@/server/security/sealed-json';
-import { ZSignUp } from './sign-up';
+import { ZEmail, ZPassword } from './password-rules';
 
 /** A reset link works for an hour: long enough to open the mail, short enough that an old mailbox copy is dead. */
 export const RESET_TTL_MS = 3600 * 1000;
@@ -15,9 +15,9 @@ export const RESET_TTL_MS = 3600 * 1000;
 export const RESET_REQUESTS_PER_WINDOW = 3;
 export const RESET_WINDOW_MS = 3600 * 1000;
 
-export const ZResetRequest = ZSignUp.pick({ email: true });
+export const ZResetRequest = z.object({ email: ZEmail });
 /** The new password follows sign-up's rules. */
-export const ZResetPassword = z.object({ token: z.string().min(1).max(100), password: ZSignUp.shape.password });
+export const ZResetPassword = z.object({ token: z.string().min(1).max(100), password: ZPassword });
 
 const hashResetToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
