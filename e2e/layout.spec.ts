@@ -108,6 +108,7 @@ test('every page fits a phone (390 px) and a desktop (1280 px)', async ({
     await webhooks.url().fill(receiver.url);
     await webhooks.add().click();
     await webhooks.endpoint(receiver.url).click();
+    await expect(page).toHaveURL(/\/dashboard\/webhooks\/we_/);
     endpointPath = new URL(page.url()).pathname;
     const api = apiClient(baseURL!, key);
     const created = await api.createInvoice(order(`layout-${randomBytes(4).toString('hex')}`));
