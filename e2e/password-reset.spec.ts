@@ -15,6 +15,7 @@ test('a forgotten password is reset through the e-mailed one-time link', async (
     await auth.email().fill(email);
     await auth.password().fill(oldPassword);
     await auth.signUp().click();
+    await expect(dashboard.secret()).toBeVisible();
     await auth.continue().click();
     await expect(dashboard.heading('Przegląd')).toBeVisible();
     await dashboard.signOut().click();
