@@ -8,7 +8,7 @@ const ROUTE_PATH = /^\/(v1(\/|$)|hooks\/|api\/|_next\/|healthz|readyz|metrics|op
 
 const PAGE_METHODS = 'GET, HEAD, OPTIONS';
 /** The app's pages and the dashboard's GET-only downloads; any other path is the catch-all's 404 route_not_found. */
-const PAGE_PATH = /^\/(?:$|signin$|signup$|invite\/|dashboard(?:\/|$)|docs\/)/;
+const PAGE_PATH = /^\/(?:$|signin$|signup$|forgot-password$|reset-password\/|invite\/|dashboard(?:\/|$)|docs\/)/;
 
 /**
  * Runs before routing: a path Next.js could not decode is answered here (see undecodablePath), and so are the

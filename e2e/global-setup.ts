@@ -13,6 +13,7 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = ready.baseURL;
   process.env.E2E_KSEF_URL = ready.ksef;
   process.env.E2E_WOO_URL = ready.woo;
+  process.env.E2E_SMTP_URL = ready.smtp;
   return async () => {
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
     if (proc.exitCode === null) process.kill(-proc.pid!, 'SIGTERM');

@@ -250,6 +250,13 @@ export const ERRORS = {
     help: 'Ask an owner of the account for a new invitation.',
     surface: 'dashboard',
   },
+  reset_invalid: {
+    status: 404,
+    type: 'not_found_error',
+    message: 'This password reset link is unknown, expired, replaced by a newer one or already used.',
+    help: 'Ask for a new link on the sign-in page.',
+    surface: 'dashboard',
+  },
   invite_email_mismatch: {
     status: 403,
     type: 'permission_error',

@@ -32,7 +32,7 @@ export function randomToken(bits: number): string {
 }
 
 /** The prefix of every kind of object id (spec §2: `inv_`, `cor_`, `acct_`, `we_`, `evt_`; the others are internal). */
-export const ID_PREFIXES = ['acct', 'usr', 'key', 'inv', 'cor', 'evt', 'we', 'req', 'file', 'kss', 'st', 'mi'] as const;
+export const ID_PREFIXES = ['acct', 'usr', 'key', 'inv', 'cor', 'evt', 'we', 'req', 'file', 'kss', 'st', 'mi', 'pr'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** Object ids like `inv_3kT…`: 128 random bits, so ids cannot be guessed or enumerated. */

@@ -38,6 +38,7 @@ const TASKS: { [T in TaskName]: Loader<T> } = {
   attention_check: () => import('./tasks/attention').then((m) => m.attentionCheck),
   attention_mail: () => import('./tasks/attention').then((m) => m.attentionMail),
   invite_mail: () => import('./tasks/invite-mail').then((m) => m.inviteMail),
+  password_reset_mail: () => import('./tasks/password-reset-mail').then((m) => m.passwordResetMail),
 };
 
 function bind<T extends TaskName>(db: Db, name: T) {

@@ -39,6 +39,9 @@ export function SignInForm() {
         error={error}
         required
       />
+      <p className="forgot">
+        <Link href="/forgot-password">{a.forgotLink}</Link>
+      </p>
       <button type="submit" className="primary" disabled={busy}>
         {a.signIn}
       </button>

@@ -87,7 +87,7 @@ export function StoreView() {
             />
           ) : null}
           <div className="actions">
-            <button type="submit" disabled={connect.isPending}>
+            <button type="submit" className="primary" disabled={connect.isPending}>
               {connect.isPending ? s.connecting : s.connect}
             </button>
             <span role="status" aria-live="polite" className="field-error">
@@ -310,7 +310,7 @@ function StoreSettings({ store }: SettingsProps) {
         <input type="checkbox" checked={form.customerNote} onChange={(e) => setForm({ ...form, customerNote: e.target.checked })} /> {s.customerNote}
       </label>
       <div className="actions">
-        <button type="submit" disabled={save.isPending}>
+        <button type="submit" className="primary" disabled={save.isPending}>
           {save.isPending ? t.common.saving : s.saveSettings}
         </button>
         <span role="status" aria-live="polite" className={failure ? 'field-error' : 'ok'}>

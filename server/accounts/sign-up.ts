@@ -2,14 +2,12 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { createAccount } from './create-account';
+import { ZEmail, ZPassword } from './password-rules';
 import type { Db } from '@/server/db/client';
 import { users } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 
-export const ZSignUp = z.object({
-  email: z.email().max(254),
-  password: z.string().min(10, 'at least 10 characters').max(200),
-});
+export const ZSignUp = z.object({ email: ZEmail, password: ZPassword });
 export type SignUpInput = z.infer<typeof ZSignUp>;
 
 /**

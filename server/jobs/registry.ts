@@ -90,6 +90,12 @@ export const JOBS = {
     key: (p) => `invite_mail:${p.inviteId}`,
     maxAttempts: MAIL_ATTEMPTS,
   }),
+  // a password reset link (server/accounts/password-reset.ts): sealed like an invitation's; a stale mail is useless
+  password_reset_mail: job({
+    payload: z.object({ resetId: z.string().min(1), sealedToken: z.string().min(1) }),
+    key: (p) => `password_reset_mail:${p.resetId}`,
+    maxAttempts: 5,
+  }),
 } as const;
 
 export type TaskName = keyof typeof JOBS;

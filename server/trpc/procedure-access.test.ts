@@ -9,6 +9,9 @@ import { appRouter } from './root';
  */
 const EXPECTED: Record<string, Access> = {
   'auth.signUp': 'public',
+  'auth.requestPasswordReset': 'public',
+  'auth.previewPasswordReset': 'public',
+  'auth.resetPassword': 'public',
   'invites.preview': 'public',
   'invites.signUp': 'public',
   'invites.accept': 'session',

@@ -19,7 +19,7 @@ export default function ErrorsPage() {
         Every endpoint, its parameters, answers and the codes it can give are in the <a href={API_REFERENCE}>API reference</a> (
         <a href="/openapi.json">OpenAPI 3.1</a>).
       </p>
-      <table>
+      <table className="error-table">
         <thead>
           <tr>
             <th scope="col">Code</th>

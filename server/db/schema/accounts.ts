@@ -64,6 +64,23 @@ export const invites = pgTable(
   (t) => [uniqueIndex('invites_token_hash_uq').on(t.tokenHash), index('invites_account_idx').on(t.accountId)],
 );
 
+/** A password reset link (server/accounts/password-reset.ts): only the token's SHA-256 is kept, as for invitations. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: text().primaryKey(), // pr_…
+    userId: text()
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('password_resets_token_hash_uq').on(t.tokenHash), index('password_resets_user_idx').on(t.userId, t.createdAt)],
+);
+
 export const apiKeys = pgTable(
   'api_keys',
   {
