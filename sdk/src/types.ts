@@ -66,6 +66,7 @@ export type DocumentErrorCode =
   | 'invoice_schema_invalid'
   | 'original_not_invoiced'
   | 'original_rejected'
+  | 'issued_outside_ksef'
   | 'ksef_not_connected'
   | 'ksef_auth_failed'
   | 'ksef_duplicate_number'

@@ -3,7 +3,7 @@ import { addWorkingDays } from '@/server/calendar/working-days';
 import { failureDeadline, jpkMarkerOf, mayReachKsef, modeOfStatus, noticeAt, outageDeadline, type Notice } from './modes';
 
 const at = (iso: string) => new Date(iso);
-const notice = (id: string, mode: Notice['mode'], start: string, end: string | null): Notice => ({
+const notice = (id: number, mode: Notice['mode'], start: string, end: string | null): Notice => ({
   id,
   mode,
   startsAt: at(start),
@@ -24,30 +24,30 @@ describe('deadlines per mode', () => {
   });
 
   test('unavailability: the end of the next working day after it ends (art. 106nh)', () => {
-    const n = notice('u', 'unavailable', '2026-12-23T20:00:00Z', '2026-12-24T02:00:00Z');
+    const n = notice(4, 'unavailable', '2026-12-23T20:00:00Z', '2026-12-24T02:00:00Z');
     // ends on 24 December (Warsaw 03:00), a day off since 2025; 25, 26 and 27 too: Monday 28th
     expect(outageDeadline('unavailable', '2026-12-23', n, [n])?.toISOString()).toBe('2026-12-28T22:59:59.999Z');
   });
 
   test('unavailability without an announced end: no deadline yet', () => {
-    const n = notice('u', 'unavailable', '2026-12-23T20:00:00Z', null);
+    const n = notice(4, 'unavailable', '2026-12-23T20:00:00Z', null);
     expect(outageDeadline('unavailable', '2026-12-23', n, [n])).toBeNull();
   });
 
   test('failure: 7 working days from the end in the notice (art. 106nf ust. 1)', () => {
-    const n = notice('f', 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
+    const n = notice(5, 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
     expect(failureDeadline(n, [n])?.toISOString()).toBe('2026-03-12T22:59:59.999Z');
   });
 
   test('failure across Easter: Good Friday is a working day, Easter Monday is not', () => {
-    const n = notice('f', 'failure', '2026-03-31T08:00:00Z', '2026-04-01T09:00:00Z');
+    const n = notice(5, 'failure', '2026-03-31T08:00:00Z', '2026-04-01T09:00:00Z');
     expect(failureDeadline(n, [n])?.toISOString()).toBe('2026-04-13T21:59:59.999Z'); // 2,3,7,8,9,10,13 April
   });
 
   test('a new failure within the count restarts it from its own end', () => {
-    const first = notice('f1', 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
-    const second = notice('f2', 'failure', '2026-03-09T08:00:00Z', '2026-03-10T12:00:00Z');
-    const third = notice('f3', 'failure', '2026-03-19T08:00:00Z', '2026-03-19T12:00:00Z');
+    const first = notice(1, 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
+    const second = notice(2, 'failure', '2026-03-09T08:00:00Z', '2026-03-10T12:00:00Z');
+    const third = notice(3, 'failure', '2026-03-19T08:00:00Z', '2026-03-19T12:00:00Z');
     expect(failureDeadline(first, [first, second])?.toISOString()).toBe('2026-03-19T22:59:59.999Z');
     // the third begins on the last day of the restarted count: restarted again
     expect(failureDeadline(first, [first, second, third])?.toISOString()).toBe('2026-03-30T21:59:59.999Z');
@@ -55,25 +55,25 @@ describe('deadlines per mode', () => {
   });
 
   test('a failure after the count ran out does not restart it', () => {
-    const first = notice('f1', 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
-    const later = notice('f2', 'failure', '2026-03-13T08:00:00Z', '2026-03-13T12:00:00Z');
+    const first = notice(1, 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
+    const later = notice(2, 'failure', '2026-03-13T08:00:00Z', '2026-03-13T12:00:00Z');
     expect(failureDeadline(first, [first, later])?.toISOString()).toBe('2026-03-12T22:59:59.999Z');
   });
 
   test('a restarting failure without an end yet: no deadline yet', () => {
-    const first = notice('f1', 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
-    const open = notice('f2', 'failure', '2026-03-05T08:00:00Z', null);
+    const first = notice(1, 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
+    const open = notice(2, 'failure', '2026-03-05T08:00:00Z', null);
     expect(failureDeadline(first, [first, open])).toBeNull();
   });
 
   test('an unavailability does not restart a failure count', () => {
-    const first = notice('f1', 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
-    const maintenance = notice('u', 'unavailable', '2026-03-05T08:00:00Z', '2026-03-06T12:00:00Z');
+    const first = notice(1, 'failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
+    const maintenance = notice(4, 'unavailable', '2026-03-05T08:00:00Z', '2026-03-06T12:00:00Z');
     expect(failureDeadline(first, [first, maintenance])?.toISOString()).toBe('2026-03-12T22:59:59.999Z');
   });
 
   test('total failure: no deadline, the invoice stays outside KSeF (art. 106ng)', () => {
-    const n = notice('t', 'total_failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
+    const n = notice(6, 'total_failure', '2026-03-02T08:00:00Z', '2026-03-03T12:00:00Z');
     expect(outageDeadline('total_failure', '2026-03-02', n, [n])).toBeNull();
   });
 });
@@ -99,20 +99,20 @@ describe('modes, markers and the send guard', () => {
   });
 
   test('the gravest notice in force wins; an ended one is not in force', () => {
-    const failure = notice('f', 'failure', '2026-03-02T08:00:00Z', null);
-    const total = notice('t', 'total_failure', '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z');
-    expect(noticeAt([failure, total], at('2026-03-02T09:00:00Z'))?.id).toBe('f');
-    expect(noticeAt([failure, total], at('2026-03-02T11:00:00Z'))?.id).toBe('t');
-    expect(noticeAt([failure, total], at('2026-03-02T12:00:00Z'))?.id).toBe('f');
+    const failure = notice(5, 'failure', '2026-03-02T08:00:00Z', null);
+    const total = notice(6, 'total_failure', '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z');
+    expect(noticeAt([failure, total], at('2026-03-02T09:00:00Z'))?.id).toBe(5);
+    expect(noticeAt([failure, total], at('2026-03-02T11:00:00Z'))?.id).toBe(6);
+    expect(noticeAt([failure, total], at('2026-03-02T12:00:00Z'))?.id).toBe(5);
     expect(noticeAt([total], at('2026-03-02T12:00:00Z'))).toBeNull();
   });
 
   test('nothing reaches KSeF during a total failure, and a total-failure invoice never does', () => {
-    const total = notice('t', 'total_failure', '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z');
+    const total = notice(6, 'total_failure', '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z');
     expect(mayReachKsef([total], null, at('2026-03-02T11:00:00Z'))).toBe(false);
     expect(mayReachKsef([total], 'offline24', at('2026-03-02T11:00:00Z'))).toBe(false);
     expect(mayReachKsef([total], null, at('2026-03-02T12:00:00Z'))).toBe(true);
     expect(mayReachKsef([total], 'total_failure', at('2026-03-05T12:00:00Z'))).toBe(false);
-    expect(mayReachKsef([notice('f', 'failure', '2026-03-02T10:00:00Z', null)], 'failure', at('2026-03-02T11:00:00Z'))).toBe(true);
+    expect(mayReachKsef([notice(5, 'failure', '2026-03-02T10:00:00Z', null)], 'failure', at('2026-03-02T11:00:00Z'))).toBe(true);
   });
 });

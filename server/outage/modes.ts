@@ -14,11 +14,9 @@ import { endOfWarsawDay } from '@/server/calendar/warsaw-time';
 import { addWorkingDays, nextWorkingDay } from '@/server/calendar/working-days';
 import { offline24Deadline } from '@/server/calendar/offline-deadline';
 
-export const OUTAGE_MODES = ['offline24', 'unavailable', 'failure', 'total_failure'] as const;
-export type OutageMode = (typeof OUTAGE_MODES)[number];
-/** The modes the Ministry announces (a notice, or the status service); offline24 needs none. */
-export const NOTICE_MODES = ['unavailable', 'failure', 'total_failure'] as const;
-export type NoticeMode = (typeof NOTICE_MODES)[number];
+import { NOTICE_MODES, type JpkMarker, type NoticeMode, type OutageMode } from './mode-names';
+
+export { NOTICE_MODES, OUTAGE_MODES, type JpkMarker, type NoticeMode, type OutageMode } from './mode-names';
 
 /** What the Ministry's status service ("Latarnia", GET /status) answers. */
 export const KSEF_STATUSES = ['AVAILABLE', 'MAINTENANCE', 'FAILURE', 'TOTAL_FAILURE'] as const;
@@ -32,7 +30,7 @@ export function modeOfStatus(status: KsefStatus): NoticeMode | null {
 }
 
 /** A Ministry notice as the service holds it: entered by the operator or opened and closed by the status service. */
-export type Notice = { id: string; mode: NoticeMode; startsAt: Date; endsAt: Date | null };
+export type Notice = { id: number; mode: NoticeMode; startsAt: Date; endsAt: Date | null };
 
 /** Working days a document issued in a failure has from the failure's end (art. 106nf ust. 1). */
 export const FAILURE_WORKING_DAYS = 7;
@@ -84,7 +82,6 @@ export function outageDeadline(mode: OutageMode, issueDate: string, notice: Noti
  * KSeF (a total failure, art. 106ng), and DI for offline24 (art. 106nda) and unavailability (art. 106nh ust. 1),
  * which the seller corrects to the KSeF number once KSeF numbers the invoice.
  */
-export type JpkMarker = 'OFF' | 'BFK' | 'DI';
 export function jpkMarkerOf(mode: OutageMode | null): JpkMarker {
   if (mode === 'failure') return 'OFF';
   if (mode === 'total_failure') return 'BFK';
