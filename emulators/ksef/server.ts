@@ -131,8 +131,8 @@ export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const prefix = /^\/(v2|control|qr)\//.exec(url.pathname)?.[1];
-    const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' ? prefix : 'storage';
+    const prefix = /^\/(v2|control|qr|latarnia)\//.exec(url.pathname)?.[1];
+    const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' || prefix === 'latarnia' ? prefix : 'storage';
     const path = area === 'api' ? url.pathname.slice(3) : url.pathname;
     const problem = String(req.headers['x-error-format'] ?? '').toLowerCase() === 'problem-details';
     const found = findRoute(area, req.method ?? 'GET', path);

@@ -1,6 +1,7 @@
 import type { Tx } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { OutageMode } from '@/server/outage/mode-names';
+import { jpkMarkerOf } from '@/server/outage/modes';
 import type { DocumentRow } from './document-row';
 import { patchDocument, type DocumentPatch } from './transition';
 
@@ -61,5 +62,7 @@ export function serializeOffline(doc: DocumentRow) {
     deadline: doc.offlineDeadline ? unix(doc.offlineDeadline) : null,
     deadline_missed: doc.offlineDeadlineMissed,
     technical_correction_of: doc.correctedInvoiceHash,
+    mode: doc.outageMode ?? 'offline24',
+    jpk_marker: doc.ksefNumber ? null : jpkMarkerOf(doc.outageMode),
   };
 }
