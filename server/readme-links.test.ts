@@ -22,7 +22,7 @@ function brokenReferences(file: string, text: string): string[] {
   });
 }
 
-test.each(['README.md', 'bench/README.md', 'docs/operations.md', 'docs/tax-rules.md', 'docs/stores.md'])(
+test.each(['README.md', 'bench/README.md', 'docs/operations.md', 'docs/tax-rules.md', 'docs/stores.md', 'docs/outage-modes.md'])(
   'every link and ../ path in %s resolves, inside the repository or ../shared',
   (file) => {
     expect(brokenReferences(file, readFileSync(path.join(ROOT, file), 'utf8'))).toEqual([]);
