@@ -202,6 +202,9 @@ export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
+    // Node's 5 s default closes an idle kept-alive socket just as a client in the same process, its event loop
+    // held by CPU work (a test decoding a PDF's QR codes), takes it from its pool: read ECONNRESET
+    server.keepAliveTimeout = 30_000;
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
   });
   const address = server.address() as AddressInfo;
