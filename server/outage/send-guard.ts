@@ -16,6 +16,8 @@ export const TOTAL_FAILURE_RECHECK_SECONDS = 600;
  */
 export async function heldByOutage(db: Db, documentId: string, now: Date): Promise<boolean> {
   const notices = await loadNotices(db);
+  // no total failure was ever announced: nothing to hold, and no document was issued in one
+  if (!notices.some((n) => n.mode === 'total_failure')) return false;
   // read here, not passed in: an offline-first send has just issued it, perhaps in a total failure
   const doc = await loadDocument(db, documentId);
   if (!doc || mayReachKsef(notices, doc.outageMode, now)) return false;
