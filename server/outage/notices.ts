@@ -2,7 +2,6 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@/server/db/client';
 import { documents, ksefNotices, type KsefNoticeRow } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
-import { log } from '@/server/observability/log';
 import { outageDeadline, type Notice, type NoticeMode } from './modes';
 
 const asNotice = (r: KsefNoticeRow): Notice => ({ id: r.id, mode: r.mode, startsAt: r.startsAt, endsAt: r.endsAt });
@@ -16,24 +15,24 @@ export const loadNotices = async (db: DbOrTx): Promise<Notice[]> => (await listN
 
 export type NewNotice = { mode: NoticeMode; startsAt: Date; endsAt?: Date | null; source: KsefNoticeRow['source']; note?: string | null };
 
-/** Records a Ministry notice and moves the deadlines that count from it. */
+/** Records a Ministry notice and moves the deadlines that count from it (silent: the CLI's stdout is its one JSON line). */
 export async function addNotice(db: Db, notice: NewNotice): Promise<KsefNoticeRow> {
   if (notice.endsAt && notice.endsAt <= notice.startsAt) throw new Error('a notice ends after it starts');
   const [row] = await db
     .insert(ksefNotices)
     .values({ ...notice, endsAt: notice.endsAt ?? null })
     .returning();
-  log.info({ noticeId: row!.id, mode: row!.mode, source: row!.source }, 'ksef_notice_added');
   await recomputeOutageDeadlines(db);
   return row!;
 }
 
 /** Sets the end the Ministry announced (or the status service saw); the documents' deadlines follow it. */
 export async function endNotice(db: Db, id: number, endsAt: Date): Promise<KsefNoticeRow | null> {
+  const [found] = await db.select({ startsAt: ksefNotices.startsAt }).from(ksefNotices).where(eq(ksefNotices.id, id));
+  if (!found) return null;
+  if (endsAt <= found.startsAt) throw new Error('a notice ends after it starts');
   const [row] = await db.update(ksefNotices).set({ endsAt }).where(eq(ksefNotices.id, id)).returning();
   if (!row) return null;
-  if (row.endsAt! <= row.startsAt) throw new Error('a notice ends after it starts');
-  log.info({ noticeId: id, endsAt: endsAt.toISOString() }, 'ksef_notice_ended');
   await recomputeOutageDeadlines(db);
   return row;
 }

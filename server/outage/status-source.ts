@@ -34,6 +34,7 @@ export async function applyKsefStatus(db: Db, status: KsefStatus, now: Date): Pr
   for (const n of open) {
     if (n.mode === mode) continue;
     await endNotice(db, n.id, now > n.startsAt ? now : new Date(n.startsAt.getTime() + 1));
+    log.info({ status, noticeId: n.id, mode: n.mode }, 'ksef_status_outage_ended');
     ended.push(n.id);
   }
   if (!mode) return { status, ended };
