@@ -17,6 +17,9 @@ import { updateStoreSettings, ZStoreSettings } from '@/server/stores/settings';
 import { syncStore } from '@/server/stores/sync';
 import { followStackPolicy, ksefEmulatorUrl, loadAppSecret } from './stack-file';
 import { AppError } from '@/server/errors';
+import type { KsefNoticeRow } from '@/server/db/schema';
+import { NOTICE_MODES } from '@/server/outage/modes';
+import { addNotice, endNotice, listNotices } from '@/server/outage/notices';
 
 /** `npm run cli -- <group> <command> …`: each command prints one JSON line on stdout (tests and e2e read it). */
 const USAGE = `usage:
@@ -28,12 +31,30 @@ const USAGE = `usage:
   store connect ACCT --mode test|live --url URL --consumer-key K --consumer-secret S [--since YYYY-MM-DD]
       [--invoice-statuses processing,completed] [--nip-meta-keys _billing_nip,…] [--payment-methods gateway=transfer,…] [--no-customer-note]
   store disconnect ST
-  store sync ST`;
+  store sync ST
+  ksef-notice add --mode unavailable|failure|total_failure --start ISO [--end ISO] [--note TEXT]
+  ksef-notice end ID [--end ISO]
+  ksef-notice list`;
 
 /** The `group command` pairs of USAGE, checked before the database is opened. */
-const COMMANDS = [...USAGE.matchAll(/^ {2}(\w+ [\w-]+)/gm)].map((m) => m[1]);
+const COMMANDS = [...USAGE.matchAll(/^ {2}([\w-]+ [\w-]+)/gm)].map((m) => m[1]);
 
 class UsageError extends Error {}
+
+/** An ISO 8601 instant with its offset (`2026-03-02T10:00:00+01:00`): a notice's times are Warsaw times as published. */
+function instant(flag: string, value: string): Date {
+  if (!/T.*(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(Date.parse(value))) throw new UsageError(`${flag} takes an ISO instant with an offset`);
+  return new Date(value);
+}
+
+const noticeJson = (n: KsefNoticeRow) => ({
+  id: n.id,
+  mode: n.mode,
+  start: n.startsAt.toISOString(),
+  end: n.endsAt?.toISOString() ?? null,
+  source: n.source,
+  note: n.note,
+});
 
 const SELLER_FLAGS = { nip: 'seller-nip', name: 'seller-name', address1: 'seller-address1', address2: 'seller-address2' } as const;
 
@@ -74,6 +95,9 @@ async function main(argv: string[]): Promise<unknown> {
       'nip-meta-keys': { type: 'string' },
       'payment-methods': { type: 'string' },
       'no-customer-note': { type: 'boolean' },
+      start: { type: 'string' },
+      end: { type: 'string' },
+      note: { type: 'string' },
     },
   });
   const [group, command, arg] = positionals;
@@ -162,6 +186,33 @@ async function main(argv: string[]): Promise<unknown> {
       case 'store sync':
         if (!arg) throw new UsageError('store id required');
         return { store: arg, ...(await syncStore(db, arg)) };
+      // a Ministry of Finance notice of a KSeF outage (server/outage): the mode, and the start and end it announces
+      case 'ksef-notice add': {
+        const mode = NOTICE_MODES.find((m) => m === values.mode);
+        if (!mode) throw new UsageError(`--mode ${NOTICE_MODES.join('|')} is required`);
+        if (!values.start) throw new UsageError('--start is required');
+        const row = await addNotice(db, {
+          mode,
+          startsAt: instant('--start', values.start),
+          endsAt: values.end ? instant('--end', values.end) : null,
+          source: 'operator',
+          note: values.note ?? null,
+        }).catch((err: unknown) => {
+          throw new UsageError(err instanceof Error ? err.message : String(err));
+        });
+        return { notice: noticeJson(row) };
+      }
+      case 'ksef-notice end': {
+        const id = Number(arg);
+        if (!Number.isInteger(id) || id <= 0) throw new UsageError('notice id required');
+        const row = await endNotice(db, id, values.end ? instant('--end', values.end) : new Date()).catch((err: unknown) => {
+          throw new UsageError(err instanceof Error ? err.message : String(err));
+        });
+        if (!row) throw new UsageError(`no notice ${id}`);
+        return { notice: noticeJson(row) };
+      }
+      case 'ksef-notice list':
+        return { notices: (await listNotices(db)).map(noticeJson) };
     }
   } finally {
     await db.$client.end();

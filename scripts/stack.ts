@@ -162,6 +162,8 @@ async function startEmulators(env: NodeJS.ProcessEnv): Promise<{ ksef?: string; 
     const port = config().KSEF_EMULATOR_PORT;
     tsx('emulators/ksef/main.ts', { KSEF_EMULATOR_PORT: String(port) });
     env.KSEF_TEST_BASE_URL = `http://127.0.0.1:${port}/v2`;
+    // the emulator's status service (Latarnia), unless KSEF_STATUS_URL is set, even empty (not read)
+    env.KSEF_STATUS_URL ??= `http://127.0.0.1:${port}/latarnia`;
     out.ksef = env.KSEF_TEST_BASE_URL;
     await waitForHttp(`http://127.0.0.1:${port}/v2/security/public-key-certificates`, 'KSeF emulator');
   }

@@ -19,6 +19,11 @@ const ZConfig = z.object({
   KSEF_DEMO_BASE_URL: z.string().url().default('https://api-demo.ksef.mf.gov.pl/v2'),
   KSEF_PROD_BASE_URL: z.string().url().default('https://api.ksef.mf.gov.pl/v2'),
   NBP_BASE_URL: z.string().url().default('https://api.nbp.pl/api'),
+  /**
+   * The Ministry's KSeF status service ("Latarnia": GET {url}/status), read by the ksef_check cron (server/outage);
+   * empty: not read, the operator's notices alone say when KSeF is out. The dev stack points it at the emulator.
+   */
+  KSEF_STATUS_URL: z.union([z.string().url(), z.literal('')]).default(''),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('KSeF Relay <faktury@ksef-relay.local>'),
   /** Worker processes: jobs at once, task selection (`pdf_render`, `-pdf_render`), liveness. */

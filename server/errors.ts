@@ -315,6 +315,12 @@ export const ERRORS = {
     message: 'The original invoice was rejected by KSeF.',
     help: 'Fix and reissue the original first.',
   },
+  issued_outside_ksef: {
+    status: null,
+    type: 'ksef_error',
+    message: 'Issued outside KSeF during a total KSeF failure (art. 106ng VAT Act); such invoices are not sent to KSeF.',
+    help: 'Nothing to do: the buyer has the invoice, and the sales register marks it BFK.',
+  },
   ksef_not_connected: {
     status: null,
     type: 'ksef_error',

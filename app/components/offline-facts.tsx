@@ -22,13 +22,27 @@ export function OfflineFacts({ doc }: { doc: Pick<SerializedDocument, 'id' | 'st
   const technical = mayCorrect && doc.status === 'rejected' && [430, 440, 450].includes(doc.last_error?.ksef_code ?? 0);
   return (
     <>
+      <dt>{o.mode}</dt>
+      <dd data-testid="offline-mode">{o.modes[offline.mode]}</dd>
       <dt>{o.issuedAt}</dt>
       <dd data-testid="offline-issued">{offline.issued_at ? formatDateTime(offline.issued_at * 1000, locale) : '—'}</dd>
       <dt>{o.deadline}</dt>
       <dd className={offline.deadline_missed ? 'field-error' : undefined} data-testid="offline-deadline">
-        {offline.deadline ? formatDateTime(offline.deadline * 1000, locale) : '—'}
+        {offline.deadline
+          ? formatDateTime(offline.deadline * 1000, locale)
+          : offline.mode === 'total_failure'
+            ? o.noDeadlineTotal
+            : offline.mode === 'offline24'
+              ? '—'
+              : o.noDeadline}
         {offline.deadline_missed ? ` – ${o.deadlineMissed}` : ''}
       </dd>
+      {offline.jpk_marker ? (
+        <>
+          <dt>{o.jpkMarker}</dt>
+          <dd data-testid="offline-jpk-marker">{offline.jpk_marker}</dd>
+        </>
+      ) : null}
       {offline.technical_correction_of ? (
         <>
           <dt>{o.correctedHash}</dt>

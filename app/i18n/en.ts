@@ -245,6 +245,16 @@ export const en: Dictionary = {
     deadlineMissed: 'The sending deadline has passed: KSeF still accepts the invoice, but the seller should record it.',
     correctedHash: 'Technical correction of the invoice with hash',
     correct: 'Technical correction (send again)',
+    mode: 'Issued in mode',
+    modes: {
+      offline24: 'offline24 (art. 106nda VAT Act)',
+      unavailable: 'KSeF unavailability announced by the Ministry of Finance (art. 106nh)',
+      failure: 'KSeF failure (awaria, art. 106nf)',
+      total_failure: 'total KSeF failure (art. 106ng): not sent to KSeF',
+    },
+    noDeadline: 'none yet: counted from the end the Ministry announces',
+    noDeadlineTotal: 'none: not sent to KSeF',
+    jpkMarker: 'JPK_V7 marker until KSeF numbers it',
   },
   invoices: {
     title: 'Invoices',

@@ -245,6 +245,16 @@ export const pl = {
     deadlineMissed: 'Termin przesłania minął: KSeF nadal przyjmie fakturę, ale sprzedawca powinien to odnotować.',
     correctedHash: 'Korekta techniczna faktury o skrócie',
     correct: 'Korekta techniczna (wyślij ponownie)',
+    mode: 'Tryb wystawienia',
+    modes: {
+      offline24: 'offline24 (art. 106nda ustawy o VAT)',
+      unavailable: 'niedostępność KSeF ogłoszona przez MF (art. 106nh)',
+      failure: 'awaria KSeF (art. 106nf)',
+      total_failure: 'awaria całkowita KSeF (art. 106ng): bez przesyłania do KSeF',
+    },
+    noDeadline: 'jeszcze brak: liczony od końca ogłoszonego przez MF',
+    noDeadlineTotal: 'brak: faktura nie trafia do KSeF',
+    jpkMarker: 'Oznaczenie w JPK_V7 do czasu nadania numeru KSeF',
   },
   invoices: {
     title: 'Faktury',

@@ -1,4 +1,5 @@
 import type { FaultRule } from './faults';
+import type { LighthouseState } from './lighthouse';
 import type { LimitsMode } from './limits';
 
 export type EmulatorCounters = {
@@ -45,6 +46,9 @@ export function createEmulatorControl(emulatorUrl: string) {
     setProcessingDelay: (delayMs: number) => call<{ delayMs: number }>('PUT', '/processing', { delayMs }),
     setLifetimes: (l: { accessSeconds?: number; refreshSeconds?: number; challengeSeconds?: number }) => call<unknown>('PUT', '/lifetimes', l),
     counters: () => call<EmulatorCounters>('GET', '/counters'),
+    /** What the status service (GET /latarnia/status) answers from now on; messages are added to those published. */
+    setLighthouse: (status: LighthouseState['status'], messages: LighthouseState['messages'] = []) =>
+      call<{ status: string; messages: number }>('PUT', '/lighthouse', { status, messages }),
     /** What the Ministry's QR page says about a KOD I or KOD II link (the emulator answers for any qr* host under /qr). */
     async verifyQr(link: string): Promise<QrVerification> {
       const res = await fetch(`${origin}/qr${new URL(link).pathname}`);

@@ -2,6 +2,7 @@ import * as auth from './auth';
 import * as batch from './batch';
 import * as certificates from './certificates';
 import * as control from './control';
+import * as lighthouse from './lighthouse';
 import * as credentials from './credentials';
 import { queryMetadata } from './invoice-query';
 import type { Handler } from './context';
@@ -10,8 +11,11 @@ import { publicKeyCertificates } from './keys';
 import { verifyCertificateLink, verifyInvoiceLink } from './qr-verification';
 import * as sessions from './sessions';
 
-/** Where a route lives: the KSeF API under /v2, our control endpoints, pre-signed storage links, or the QR pages under /qr. */
-export type Area = 'api' | 'control' | 'storage' | 'qr';
+/**
+ * Where a route lives: the KSeF API under /v2, our control endpoints, pre-signed storage links, the QR pages under /qr,
+ * or the status service (Latarnia) under /latarnia.
+ */
+export type Area = 'api' | 'control' | 'storage' | 'qr' | 'latarnia';
 
 /** One route: its operation name (used by fault rules and counters) and its rate-limit group (README §11). */
 export type Route = { area: Area; method: string; pattern: RegExp; op: string; group: string; handler: Handler };
@@ -82,6 +86,9 @@ export const ROUTES: Route[] = [
   internal('control', 'PUT', '/control/processing', 'controlProcessing', control.putProcessing),
   internal('control', 'PUT', '/control/lifetimes', 'controlLifetimes', control.putLifetimes),
   internal('control', 'GET', '/control/counters', 'controlCounters', control.getCounters),
+  internal('control', 'PUT', '/control/lighthouse', 'controlLighthouse', lighthouse.putLighthouse),
+  internal('latarnia', 'GET', '/latarnia/status', 'lighthouseStatus', lighthouse.lighthouseStatus),
+  internal('latarnia', 'GET', '/latarnia/messages', 'lighthouseMessages', lighthouse.lighthouseMessages),
 ];
 
 export function findRoute(area: Area, method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | undefined {

@@ -139,8 +139,8 @@ export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const prefix = /^\/(v2|control|qr)\//.exec(url.pathname)?.[1];
-    const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' ? prefix : 'storage';
+    const prefix = /^\/(v2|control|qr|latarnia)\//.exec(url.pathname)?.[1];
+    const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' || prefix === 'latarnia' ? prefix : 'storage';
     const path = area === 'api' ? url.pathname.slice(3) : url.pathname;
     const problem = String(req.headers['x-error-format'] ?? '').toLowerCase() === 'problem-details';
     const found = findRoute(area, req.method ?? 'GET', path);
@@ -210,6 +210,9 @@ export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
+    // Node's 5 s default closes an idle kept-alive socket just as a client in the same process, its event loop
+    // held by CPU work (a test decoding a PDF's QR codes), takes it from its pool: read ECONNRESET
+    server.keepAliveTimeout = 30_000;
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
   });
   const address = server.address() as AddressInfo;

@@ -5,6 +5,7 @@ import type { EmulatorKeys } from './keys';
 import type { LimitsMode, LimitsState } from './limits';
 import { createFaultState } from './faults';
 import { createLimitsState } from './limits';
+import { initialLighthouse, type LighthouseState } from './lighthouse';
 
 export type StatusInfo = { code: number; description: string; details?: string[]; extensions?: Record<string, string> | null };
 
@@ -151,6 +152,8 @@ export type EmulatorState = {
   enrollments: Map<string, Enrollment>;
   timers: Set<NodeJS.Timeout>;
   counters: Counters;
+  /** What the status service (Latarnia) answers: lighthouse.ts. */
+  lighthouse: LighthouseState;
 };
 
 export const DEFAULT_LIFETIMES: Lifetimes = {
@@ -180,6 +183,7 @@ export function createState(opts: { keys: EmulatorKeys; processingDelayMs: numbe
     certificates: new Map(),
     enrollments: new Map(),
     timers: new Set(),
+    lighthouse: initialLighthouse(),
     counters: {
       requests: new Map(),
       rateLimited: 0,

@@ -66,6 +66,7 @@ export type DocumentErrorCode =
   | 'invoice_schema_invalid'
   | 'original_not_invoiced'
   | 'original_rejected'
+  | 'issued_outside_ksef'
   | 'ksef_not_connected'
   | 'ksef_auth_failed'
   | 'ksef_duplicate_number'
@@ -103,6 +104,10 @@ type DocumentFields = {
     deadline_missed: boolean;
     /** Base64 SHA-256 of the rejected offline XML this technical correction replaces. */
     technical_correction_of: string | null;
+    /** The outage mode it was issued in: offline24, an announced unavailability, a failure or a total failure. */
+    mode: 'offline24' | 'unavailable' | 'failure' | 'total_failure';
+    /** The JPK_V7 marker while KSeF has not numbered it (OFF, BFK or DI); null once it has a KSeF number. */
+    jpk_marker: 'OFF' | 'BFK' | 'DI' | null;
   } | null;
   created: number;
   updated: number;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { documentStatusEnum, ksefEnvironmentEnum } from '@/server/db/schema';
 import { ERRORS, type ErrorCode } from '@/server/errors';
 import { EVENT_TYPES } from '@/server/events/event-types';
+import { OUTAGE_MODES } from '@/server/outage/mode-names';
 
 /**
  * The response objects of spec section 2 as zod schemas: the OpenAPI document is generated from them, a type
@@ -46,9 +47,22 @@ const documentFields = {
   offline: z
     .object({
       issued_at: unix.nullable().describe('when the invoice was handed to the buyer outside KSeF (offline PDF and e-mail), or first sent offline'),
-      deadline: unix.nullable().describe('offline24: the end of the next working day after the issue date, by which KSeF must have it'),
+      deadline: unix
+        .nullable()
+        .describe(
+          'by when KSeF must have it, per mode: offline24 the end of the next working day after the issue date; unavailable the next working day after the announced end; failure 7 working days after it; null while the end is not announced, and for total_failure',
+        ),
       deadline_missed: z.boolean().describe('KSeF received it after the deadline (it still accepts; the seller must know)'),
       technical_correction_of: z.string().nullable().describe('Base64 SHA-256 of the rejected offline XML this technical correction replaces'),
+      mode: z
+        .enum(OUTAGE_MODES)
+        .describe('offline24 (art. 106nda), unavailable (announced unavailability, art. 106nh), failure (art. 106nf) or total_failure (art. 106ng)'),
+      jpk_marker: z
+        .enum(['OFF', 'BFK', 'DI'])
+        .nullable()
+        .describe(
+          'what the JPK_V7 sales row carries while KSeF has not numbered it: OFF (failure), BFK (total failure), DI (offline24, unavailable); null once it has a KSeF number',
+        ),
     })
     .nullable()
     .describe('set when the document was issued or sent in offline mode (beyond spec: see the README); null otherwise'),

@@ -1,6 +1,5 @@
-import { addDays } from '@/server/nbp/calendar';
 import { nextWorkingDay } from './working-days';
-import { warsawStartOfDay } from './warsaw-time';
+import { endOfWarsawDay } from './warsaw-time';
 
 /**
  * offline24: an invoice issued outside KSeF must reach KSeF by the next working day after its issue date P_1
@@ -8,8 +7,7 @@ import { warsawStartOfDay } from './warsaw-time';
  * that day in Polish time: the deadline is its last millisecond, Europe/Warsaw.
  */
 export function offline24Deadline(issueDate: string): Date {
-  const lastDay = nextWorkingDay(issueDate);
-  return new Date(warsawStartOfDay(addDays(lastDay, 1)).getTime() - 1);
+  return endOfWarsawDay(nextWorkingDay(issueDate));
 }
 
 /** Documents this close to their deadline (and not yet accepted) are shown as at risk. */

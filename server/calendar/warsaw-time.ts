@@ -1,3 +1,5 @@
+import { addDays } from '@/server/nbp/calendar';
+
 const OFFSET = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Warsaw', timeZoneName: 'longOffset' });
 
 /** Minutes Warsaw is ahead of UTC at an instant (60 in winter, 120 in summer). */
@@ -14,3 +16,6 @@ export function warsawStartOfDay(date: string): Date {
   const offset = warsawOffsetMinutes(new Date(utcMidnight - 120 * 60_000));
   return new Date(utcMidnight - offset * 60_000);
 }
+
+/** The last millisecond of a Warsaw day: a deadline "by day X" runs through the end of X in Polish time. */
+export const endOfWarsawDay = (date: string): Date => new Date(warsawStartOfDay(addDays(date, 1)).getTime() - 1);

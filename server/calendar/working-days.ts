@@ -54,3 +54,10 @@ export function nextWorkingDay(date: string): string {
   while (!isWorkingDay(day)) day = addDays(day, 1);
   return day;
 }
+
+/** The `n`th working day after `date` (art. 106nf ust. 1 counts "7 dni roboczych" this way). */
+export function addWorkingDays(date: string, n: number): string {
+  let day = date;
+  for (let i = 0; i < n; i++) day = nextWorkingDay(day);
+  return day;
+}

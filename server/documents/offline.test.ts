@@ -19,7 +19,14 @@ const offlineDoc = {
 describe('offline facts of a document', () => {
   test('the API field: null online, unix seconds offline', () => {
     expect(serializeOffline({ ...offlineDoc, offlineMode: false })).toBeNull();
-    expect(serializeOffline(offlineDoc)).toEqual({ issued_at: 1770372000, deadline: 1770677999, deadline_missed: false, technical_correction_of: null });
+    expect(serializeOffline(offlineDoc)).toEqual({
+      issued_at: 1770372000,
+      deadline: 1770677999,
+      deadline_missed: false,
+      technical_correction_of: null,
+      mode: 'offline24',
+      jpk_marker: 'DI',
+    });
   });
 
   test('acceptance after the deadline marks it missed and drops the offline PDF for the numbered one', () => {

@@ -1,5 +1,7 @@
 import type { Tx } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
+import type { OutageMode } from '@/server/outage/mode-names';
+import { jpkMarkerOf } from '@/server/outage/modes';
 import type { DocumentRow } from './document-row';
 import { patchDocument, type DocumentPatch } from './transition';
 
@@ -7,8 +9,11 @@ import { patchDocument, type DocumentPatch } from './transition';
 export type OfflineFacts = {
   /** When the invoice left the service outside KSeF (PDF and e-mail), or when it was first sent as offline. */
   issuedAt: Date;
-  /** The sending deadline: offline24Deadline(P_1) from server/calendar/offline-deadline. */
-  deadline: Date;
+  /** The sending deadline of its mode (server/outage/modes.ts): null while its notice has no end, or none at all. */
+  deadline: Date | null;
+  /** The outage mode it is issued in, offline24 by default, and the Ministry notice in force (server/outage/issue-terms.ts). */
+  outageMode?: OutageMode;
+  outageNoticeId?: number | null;
   /** KOD II as printed, when the service holds an Offline certificate. */
   kodIIUrl?: string | null;
 };
@@ -28,8 +33,11 @@ export async function markOffline(tx: Tx, doc: DocumentRow, facts: OfflineFacts)
     offlineIssuedAt: facts.issuedAt,
     offlineDeadline: facts.deadline,
     offlineKodIiUrl: facts.kodIIUrl ?? null,
+    outageMode: facts.outageMode ?? 'offline24',
+    outageNoticeId: facts.outageNoticeId ?? null,
   });
-  await enqueue(tx, 'offline_deadline', { documentId: doc.id }, { runAt: new Date(facts.deadline.getTime() + 1) });
+  // a deadline not known yet is set, with its watch, when the notice ends (server/outage/notices.ts)
+  if (facts.deadline) await enqueue(tx, 'offline_deadline', { documentId: doc.id }, { runAt: new Date(facts.deadline.getTime() + 1) });
 }
 
 /**
@@ -54,5 +62,7 @@ export function serializeOffline(doc: DocumentRow) {
     deadline: doc.offlineDeadline ? unix(doc.offlineDeadline) : null,
     deadline_missed: doc.offlineDeadlineMissed,
     technical_correction_of: doc.correctedInvoiceHash,
+    mode: doc.outageMode ?? 'offline24',
+    jpk_marker: doc.ksefNumber ? null : jpkMarkerOf(doc.outageMode),
   };
 }

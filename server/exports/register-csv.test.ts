@@ -30,6 +30,7 @@ const src = (over: Partial<RegisterSource>): RegisterSource => ({
   offlineIssuedAt: null,
   offlineDeadline: null,
   offlineDeadlineMissed: false,
+  outageMode: null,
   invoiceId: null,
   markChangedAt: new Date('2026-11-27T09:00:00Z'),
   ...over,

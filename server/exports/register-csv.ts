@@ -1,3 +1,4 @@
+import type { OutageMode } from '@/server/outage/mode-names';
 import { markText } from './jpk-marker';
 import type { RegisterRow } from './register-row';
 
@@ -29,6 +30,7 @@ export const REGISTER_CSV_HEADER = [
   'Numer KSeF lub oznaczenie',
   'Oznaczenie od',
   'Offline',
+  'Tryb offline',
   'Wydana offline',
   'Termin przesłania do KSeF',
   'Termin przekroczony',
@@ -37,6 +39,14 @@ export const REGISTER_CSV_HEADER = [
   'Numer KSeF faktury korygowanej',
   'Id dokumentu',
 ] as const;
+
+/** The outage modes as the VAT act names them (server/outage/modes.ts). */
+const MODE_NAMES: Record<OutageMode, string> = {
+  offline24: 'offline24 (art. 106nda)',
+  unavailable: 'niedostępność KSeF (art. 106nh)',
+  failure: 'awaria KSeF (art. 106nf)',
+  total_failure: 'awaria całkowita (art. 106ng)',
+};
 
 const CRLF = '\r\n';
 export const UTF8_BOM = '\uFEFF';
@@ -89,6 +99,7 @@ export function registerCsvLine(lp: number, row: RegisterRow): string {
     markText(row.mark),
     warsawInstant(row.markChangedAt),
     row.offline ? 'tak' : 'nie',
+    row.offline ? MODE_NAMES[row.offline.mode] : '',
     warsawInstant(row.offline?.issuedAt ?? null),
     warsawInstant(row.offline?.deadline ?? null),
     row.offline?.deadlineMissed ? 'tak' : '',

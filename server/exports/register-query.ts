@@ -3,6 +3,7 @@ import type { Db } from '@/server/db/client';
 import { files } from '@/server/db/schema';
 import type { Scope } from '@/server/db/scope';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
+import type { OutageMode } from '@/server/outage/mode-names';
 import { periodDates } from './period';
 import type { RegisterSource } from './register-row';
 
@@ -16,7 +17,7 @@ type Cursor = { issueDate: string; seq: number };
 
 /**
  * The documents of the register (inRegister), in issue-date order: issued means numbered by KSeF, or handed to the buyer offline
- * (offline24) and not yet numbered (its row carries DI). A document still queued online, or rejected without having
+ * (offline24 or an announced outage) and not yet numbered (its row carries the mode's marker: DI, OFF or BFK). A document still queued online, or rejected without having
  * been handed over, was never issued. `mark_changed_at` is when the row's mark took its present value: KSeF's
  * acceptance (document_transitions) or, before it, the offline hand-over.
  */
@@ -57,6 +58,7 @@ type RawRegister = {
   offline_issued_at: string | Date | null;
   offline_deadline: string | Date | null;
   offline_deadline_missed: boolean;
+  outage_mode: OutageMode | null;
   invoice_id: string | null;
   issue_date: string;
   seq: string | number;
@@ -79,7 +81,7 @@ export async function* registerDocuments(db: Db, scope: Scope, filter: RegisterF
         pageRows,
         // a correction converts at its invoice's rate (the KOR has no rate of its own)
         sql`d.id, d.kind, d.number, d.ksef_number, d.fa3_xml, d.offline_mode, d.offline_issued_at, d.offline_deadline,
-          d.offline_deadline_missed, d.invoice_id,
+          d.offline_deadline_missed, d.outage_mode, d.invoice_id,
           coalesce(d.exchange_rate, (select o.exchange_rate from documents o where o.id = d.invoice_id)) as exchange_rate`,
       ),
     );
@@ -95,6 +97,7 @@ export async function* registerDocuments(db: Db, scope: Scope, filter: RegisterF
         offlineIssuedAt: date(r.offline_issued_at),
         offlineDeadline: date(r.offline_deadline),
         offlineDeadlineMissed: r.offline_deadline_missed,
+        outageMode: r.outage_mode,
         invoiceId: r.invoice_id,
         markChangedAt: new Date(r.mark_changed_at),
       };

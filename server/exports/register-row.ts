@@ -1,6 +1,7 @@
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import { rateMicros, toPlnGrosze } from '@/server/ksef/fa3/exchange-rate';
 import type { VatRate } from '@/server/orders/vat';
+import type { OutageMode } from '@/server/outage/mode-names';
 import { jpkKsefMark, type JpkKsefMark } from './jpk-marker';
 import type { RegisterFacts } from './register-facts';
 
@@ -15,6 +16,8 @@ export type RegisterSource = {
   offlineIssuedAt: Date | null;
   offlineDeadline: Date | null;
   offlineDeadlineMissed: boolean;
+  /** The outage mode it was issued in (server/outage/modes.ts), null for one issued in KSeF. */
+  outageMode: OutageMode | null;
   /** For a correction: the corrected invoice's id. */
   invoiceId: string | null;
   /** When the row's KSeF number or JPK marker took its present value (register-query.ts). */
@@ -43,7 +46,7 @@ export type RegisterRow = {
   grossPlnGrosze: number;
   mark: JpkKsefMark;
   markChangedAt: Date;
-  offline: { issuedAt: Date | null; deadline: Date | null; deadlineMissed: boolean } | null;
+  offline: { mode: OutageMode; issuedAt: Date | null; deadline: Date | null; deadlineMissed: boolean } | null;
   corrects: { invoiceId: string | null; number: string; issueDate: string; ksefNumber: string | null } | null;
 };
 
@@ -87,7 +90,7 @@ export function buildRegisterRow(src: RegisterSource, facts: RegisterFacts): Reg
     markChangedAt: src.markChangedAt,
     offline:
       src.offlineMode || src.offlineIssuedAt
-        ? { issuedAt: src.offlineIssuedAt, deadline: src.offlineDeadline, deadlineMissed: src.offlineDeadlineMissed }
+        ? { mode: src.outageMode ?? 'offline24', issuedAt: src.offlineIssuedAt, deadline: src.offlineDeadline, deadlineMissed: src.offlineDeadlineMissed }
         : null,
     corrects: facts.corrects && { invoiceId: src.invoiceId, ...facts.corrects },
   };

@@ -29,6 +29,7 @@ const source = (over: Partial<RegisterSource> = {}): RegisterSource => ({
   offlineIssuedAt: null,
   offlineDeadline: null,
   offlineDeadlineMissed: false,
+  outageMode: null,
   invoiceId: null,
   markChangedAt: new Date('2026-11-27T09:00:00Z'),
   ...over,
@@ -51,6 +52,14 @@ describe('JPK_V7(3) mark', () => {
   test('a KSeF number wins in any mode; an offline document without one is DI (art. 106nda, 106nh ust. 1)', () => {
     expect(jpkKsefMark({ ksefNumber: 'X-1' })).toEqual({ kind: 'NrKSeF', ksefNumber: 'X-1' });
     expect(jpkKsefMark({ ksefNumber: null })).toEqual({ kind: 'DI' });
+  });
+
+  test('without a number, the marker of its mode: OFF for a failure, BFK for a total failure, DI for offline24 and unavailability', () => {
+    expect(jpkKsefMark({ ksefNumber: null, outageMode: 'failure' })).toEqual({ kind: 'OFF' });
+    expect(jpkKsefMark({ ksefNumber: null, outageMode: 'total_failure' })).toEqual({ kind: 'BFK' });
+    expect(jpkKsefMark({ ksefNumber: null, outageMode: 'unavailable' })).toEqual({ kind: 'DI' });
+    expect(jpkKsefMark({ ksefNumber: null, outageMode: 'offline24' })).toEqual({ kind: 'DI' });
+    expect(jpkKsefMark({ ksefNumber: 'X-1', outageMode: 'failure' })).toEqual({ kind: 'NrKSeF', ksefNumber: 'X-1' });
   });
 });
 
@@ -80,6 +89,32 @@ describe('register row', () => {
     expect(cells[REGISTER_CSV_HEADER.indexOf('Kurs')]).toBe('4,2322');
     expect(cells[REGISTER_CSV_HEADER.indexOf('Numer KSeF lub oznaczenie')]).toBe('5265877635-20261127-0100A0B1C2D3-4E');
     expect(cells[REGISTER_CSV_HEADER.indexOf('Oznaczenie od')]).toBe('2026-11-27 10:00:00'); // Warsaw time
+  });
+
+  test('the sales register exports each mode with its marker and deadline (CSV column and JPK element)', () => {
+    const offline = (outageMode: RegisterSource['outageMode'], deadline: Date | null) =>
+      buildRegisterRow(
+        source({ ksefNumber: null, offlineMode: true, offlineIssuedAt: new Date('2026-03-02T10:00:00Z'), offlineDeadline: deadline, outageMode }),
+        issued(),
+      );
+    const cell = (row: ReturnType<typeof offline>, name: (typeof REGISTER_CSV_HEADER)[number]) =>
+      registerCsvLine(1, row).slice(1, -3).split('";"')[REGISTER_CSV_HEADER.indexOf(name)];
+    const failure = offline('failure', new Date('2026-03-12T22:59:59.999Z'));
+    expect([cell(failure, 'Numer KSeF lub oznaczenie'), cell(failure, 'Tryb offline'), cell(failure, 'Termin przesłania do KSeF')]).toEqual([
+      'OFF',
+      'awaria KSeF (art. 106nf)',
+      '2026-03-12 23:59:59',
+    ]);
+    const total = offline('total_failure', null);
+    expect([cell(total, 'Numer KSeF lub oznaczenie'), cell(total, 'Tryb offline'), cell(total, 'Termin przesłania do KSeF')]).toEqual([
+      'BFK',
+      'awaria całkowita (art. 106ng)',
+      '',
+    ]);
+    expect(cell(offline('unavailable', null), 'Numer KSeF lub oznaczenie')).toBe('DI');
+    expect(registerXmlRow(1, failure)).toContain('<OFF>1</OFF>');
+    expect(registerXmlRow(1, total)).toContain('<BFK>1</BFK>');
+    expect(registerXmlRow(1, offline('unavailable', null))).toContain('<DI>1</DI>');
   });
 
   test.each([

@@ -1,4 +1,3 @@
-import { offline24Deadline } from '@/server/calendar/offline-deadline';
 import type { Db } from '@/server/db/client';
 import { withLockedDocument } from '@/server/documents/locked';
 import { markOffline } from '@/server/documents/offline';
@@ -10,13 +9,15 @@ import { ensureDocumentXml } from './document-xml';
 import { finishDocument } from './document-outcomes';
 import { log } from '@/server/observability/log';
 import { loadDocument } from '@/server/documents/load-document';
+import { outageTermsAt } from '@/server/outage/issue-terms';
 
 export type OfflineIssue = { outcome: 'issued' | 'already_offline' | 'not_needed' | 'no_certificate' | 'failed'; reason?: string };
 
 /**
  * Issues a document outside KSeF (offline24, art. 106nda VAT Act; ksef-docs tryby-offline.md): its FA(3) XML is
- * fixed (P_1 stays the offline issue date from then on), KOD II is signed with the Offline certificate, the deadline
- * is the end of the next working day after P_1, and pdf_render prints KOD I labelled OFFLINE and KOD II labelled
+ * fixed (P_1 stays the offline issue date from then on), KOD II is signed with the Offline certificate, the mode and
+ * deadline are those of the Ministry notice in force (server/outage: unavailability, failure, total failure), else
+ * offline24's end of the next working day after P_1, and pdf_render prints KOD I labelled OFFLINE and KOD II labelled
  * CERTYFIKAT and mails the buyer at once. KSeF sending goes on with offlineMode true. Nothing happens to a document
  * KSeF already has (an invoice reference) or that is final; a correction only once its invoice has a KSeF number
  * (a KOR of an offline invoice may be sent only after the original is numbered).
@@ -51,15 +52,16 @@ export async function issueOffline(db: Db, documentId: string, now: Date): Promi
     xml: built.xml,
     privateKey: loaded.signer.privateKeyPem,
   });
-  const deadline = offline24Deadline(doc.issueDate);
+  // the mode and deadline of the Ministry notice in force, else offline24 (server/outage/modes.ts)
+  const terms = await outageTermsAt(db, doc.issueDate, now);
   let issued = false as boolean;
   await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
     if (locked.offlineKodIiUrl || locked.ksefInvoiceRef || locked.fa3Xml !== built.xml) return;
-    await markOffline(tx, locked, { issuedAt: now, deadline, kodIIUrl: kodII });
+    await markOffline(tx, locked, { issuedAt: now, kodIIUrl: kodII, ...terms });
     await enqueue(tx, 'pdf_render', { documentId: locked.id });
     issued = true;
   });
   if (!issued) return { outcome: 'not_needed' };
-  log.info({ documentId, deadline: deadline.toISOString() }, 'offline_issued');
+  log.info({ documentId, mode: terms.outageMode, deadline: terms.deadline?.toISOString() ?? null }, 'offline_issued');
   return { outcome: 'issued' };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
+import { OUTAGE_MODES } from '@/server/outage/mode-names';
 import { documentKindEnum, documentStatusEnum, ksefEnvironmentEnum, modeEnum } from './enums';
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
@@ -86,10 +87,17 @@ export const documents = pgTable(
     offlineMode: boolean().notNull().default(false),
     /** When the offline PDF (KOD I OFFLINE + KOD II CERTYFIKAT) was handed over. */
     offlineIssuedAt: timestamp({ withTimezone: true }),
-    /** End of the next Warsaw working day after P_1 (art. 106nda VAT Act). */
+    /** The sending deadline of its outage mode (server/outage/modes.ts); null while the notice has no end, or none at all. */
     offlineDeadline: timestamp({ withTimezone: true }),
     /** Set once the deadline passed without a KSeF number; KSeF still accepts, the seller must know. */
     offlineDeadlineMissed: boolean().notNull().default(false),
+    /**
+     * The outage mode it was issued in (server/outage/modes.ts): offline24, unavailable, failure or total_failure,
+     * which sets offlineDeadline and the JPK marker until KSeF numbers it; null for a document issued in KSeF.
+     */
+    outageMode: text({ enum: OUTAGE_MODES }),
+    /** The Ministry notice (ksef_notices) in force when it was issued offline, whose end its deadline counts from. */
+    outageNoticeId: bigint({ mode: 'number' }),
     /** KOD II as printed: signed once (RSA-PSS signatures differ on every signing), reused by every rendering. */
     offlineKodIiUrl: text(),
     /** A technical correction: the Base64 SHA-256 of the rejected offline XML it replaces (hashOfCorrectedInvoice). */

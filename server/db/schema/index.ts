@@ -7,3 +7,4 @@ export * from './ksef-volume';
 export * from './stores';
 export * from './attention';
 export * from './ksef-warnings';
+export * from './ksef-notices';
