@@ -1,7 +1,7 @@
 import type { Tx } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { DocumentRow } from './document-row';
-import { patchDocument, type DocumentPatch } from './transition';
+import { patchDocument, type DocumentPatch } from './patch-document';
 
 /** What makes a document an offline one (issue 17; P_1 vs sending day of issue 13 calls this too). */
 export type OfflineFacts = {
