@@ -175,17 +175,17 @@ export function fileCycles(edges: ImportEdge[]): string[] {
  * sit in either folder without changing anything else, so it is left out; the rest is behaviour depending on
  * behaviour, and a cycle of it means neither folder can change or be read without the other.
  */
-export function folderEdges(edges: ImportEdge[]): { from: string; to: string; via: string }[] {
+export function folderEdges(edges: ImportEdge[], { leaves = false } = {}): { from: string; to: string; via: string }[] {
   const runtime = runtimeEdges(edges);
   const importsProduct = new Set(runtime.map((e) => e.from));
   return runtime
-    .filter((e) => importsProduct.has(e.to) && folderOf(e.from) !== folderOf(e.to))
+    .filter((e) => (leaves || importsProduct.has(e.to)) && folderOf(e.from) !== folderOf(e.to))
     .map((e) => ({ from: folderOf(e.from), to: folderOf(e.to), via: `${e.from} → ${e.to}` }));
 }
 
 /** Cycles between folders, each as one folder path and, for each of its steps, the file imports that make it. */
-export function folderCycles(edges: ImportEdge[]): string[] {
-  const between = folderEdges(edges);
+export function folderCycles(edges: ImportEdge[], options: { leaves?: boolean } = {}): string[] {
+  const between = folderEdges(edges, options);
   return findCycles(between).map((component) => {
     const path = describeCycle(component, between);
     const steps = path.split(' → ');
