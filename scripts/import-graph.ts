@@ -170,10 +170,10 @@ export function fileCycles(edges: ImportEdge[]): string[] {
 }
 
 /**
- * The edges between folders, over runtime imports. An import of a leaf module (one that imports no product file: a
- * list of statuses, the VAT rates, the SMTP transport) does not tie its folder to the importer's: the leaf could
- * sit in either folder without changing anything else, so it is left out; the rest is behaviour depending on
- * behaviour, and a cycle of it means neither folder can change or be read without the other.
+ * The edges between folders, over runtime imports. An import of a leaf module (one that loads no product file when
+ * it runs: a list of statuses, the VAT rates, the SMTP transport) does not tie its folder to the importer's: the
+ * leaf could move to either folder without any other dependency changing, so it is left out; the rest is behaviour
+ * depending on behaviour, and a cycle of it means neither folder can change or be read without the other.
  */
 export function folderEdges(edges: ImportEdge[], { leaves = false } = {}): { from: string; to: string; via: string }[] {
   const runtime = runtimeEdges(edges);
