@@ -6,10 +6,11 @@ const INTEGRATION = ['**/*.db.test.ts', '**/*.http.test.ts'];
 const EXCLUDE = ['node_modules/**', '.next/**', 'bench/bare-app/**', '.data/**', 'e2e/**'];
 /**
  * Pure tests that take seconds each: they start processes (the CLI, the stack runner, LibreOffice, unzip, a
- * second Node with a heap limit), render and scan PDFs, generate keys or build 1,000-line invoices. They run in
- * the `heavy` project, so that `npm run test:unit` stays a quick loop; `npm test` runs them.
+ * second Node with a heap limit), render and scan PDFs, generate keys, build 1,000-line invoices or parse every
+ * product file. They run in the `heavy` project, so that `npm run test:unit` stays a quick loop; `npm test` runs them.
  */
 const HEAVY = [
+  'scripts/import-graph.test.ts',
   'scripts/start-up-configuration.test.ts',
   'scripts/cli-output.test.ts',
   'scripts/fetch-ksef-schemas.test.ts',
