@@ -34,9 +34,8 @@ export function SignUpForm() {
       { email, password },
       {
         // the key appears once the session exists, so "continue" always lands signed in
-        onSuccess: async (created) => {
-          await signIn('credentials', { email, password, redirect: false });
-          setTestKey(created.testKey);
+        onSuccess: (created) => {
+          void signIn('credentials', { email, password, redirect: false }).then(() => setTestKey(created.testKey));
         },
       },
     );

@@ -12,8 +12,8 @@ import { newId, randomToken } from '@/server/ids';
 import { parsePayload } from '@/server/jobs/registry';
 import { closeMailTransports } from '@/server/mail/send-mail';
 import { metrics } from '@/server/observability/metrics';
-import { readDatabaseGauges } from '@/server/observability/scrape';
 import { parseOrderInput } from '@/server/orders/order-schema';
+import { readAttentionGauge } from './attention-gauge';
 import { setAttentionEmails } from './email-opt-out';
 import { ATTENTION_KINDS } from './kinds';
 import { notifyAttention } from './notify-attention';
@@ -129,7 +129,7 @@ describe('attention e-mails', () => {
     const now = new Date('2027-03-01T12:00:00Z');
     await failedDocument(a.testScope, 'rejected', new Date(now.getTime() - 3_600_000));
     await failedDocument(b.testScope, 'rejected', new Date(now.getTime() - 3_600_000));
-    await readDatabaseGauges(t.db(), now);
+    await readAttentionGauge(t.db(), now);
     const values = (await metrics().attention.get()).values;
     const value = (condition: string, mode: string) => values.find((v) => v.labels.condition === condition && v.labels.mode === mode)?.value;
     expect(value('documents_rejected', 'test')).toBe(2);

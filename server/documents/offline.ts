@@ -3,7 +3,7 @@ import { enqueue } from '@/server/jobs/enqueue';
 import type { OutageMode } from '@/server/outage/mode-names';
 import { jpkMarkerOf } from '@/server/outage/modes';
 import type { DocumentRow } from './document-row';
-import { patchDocument, type DocumentPatch } from './transition';
+import { patchDocument, type DocumentPatch } from './patch-document';
 
 /** What makes a document an offline one (issue 17; P_1 vs sending day of issue 13 calls this too). */
 export type OfflineFacts = {

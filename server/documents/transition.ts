@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '@/server/db/client';
+import type { Tx } from '@/server/db/client';
 import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
 import { eventTypeFor } from '@/server/events/event-types';
 import { enqueue } from '@/server/jobs/enqueue';
@@ -7,11 +7,9 @@ import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
 import { DOCUMENT_COLUMNS, documentFromSql, selectDocuments } from './load-document';
 import { wakeCorrections } from './wake-corrections';
+import { nextUpdatedAt, type DocumentPatch } from './patch-document';
 import { reportFailure, type FailureKind } from '@/server/observability/failures';
 import { metrics } from '@/server/observability/metrics';
-
-/** A document's new `updated`: now, but always after the previous value (ordering by it never ties). */
-export const nextUpdatedAt = () => sql`greatest(now(), ${documents.updatedAt} + interval '1 millisecond')`;
 
 /** The moves of spec section 3; anything else is a bug and throws. */
 const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {
@@ -35,8 +33,6 @@ function failureOf(to: DocumentStatus, error: StoredError | null): FailureKind |
   if (to === 'skipped') return 'document_skipped';
   return error ? 'document_delayed' : null;
 }
-
-export type DocumentPatch = Partial<Omit<typeof documents.$inferInsert, 'id' | 'accountId' | 'mode' | 'kind' | 'status'>>;
 
 /** An invoice's end: its corrections waiting in queued are woken (spec 3: they wait for their original). */
 const ENDS_WAIT_OF_CORRECTIONS: readonly DocumentStatus[] = ['accepted', 'rejected', 'skipped', 'error'];
@@ -88,12 +84,4 @@ export async function transition(tx: Tx, doc: DocumentRow, to: DocumentStatus, p
   // a document that came from a store connection is written back to its order once accepted (server/stores/writeback.ts)
   if (raw.from_store === true) await enqueue(tx, 'store_writeback', { documentId: updated.id });
   return updated;
-}
-
-/** Updates fields without a status change (references, UPO, PDF); `updated` moves too. One statement: no transaction needed. */
-export async function patchDocument(tx: DbOrTx, id: string, patch: DocumentPatch): Promise<void> {
-  await tx
-    .update(documents)
-    .set({ ...patch, updatedAt: nextUpdatedAt() })
-    .where(eq(documents.id, id));
 }

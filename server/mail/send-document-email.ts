@@ -3,7 +3,7 @@ import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import { documents, files } from '@/server/db/schema';
 import { pdfUrl } from '@/server/documents/serialize-document';
-import { nextUpdatedAt, patchDocument, type DocumentPatch } from '@/server/documents/transition';
+import { nextUpdatedAt, patchDocument, type DocumentPatch } from '@/server/documents/patch-document';
 import { readSellerName } from '@/server/pdf/issued-facts';
 import { buildInvoiceEmail } from './build-invoice-email';
 import { sendMail } from './send-mail';

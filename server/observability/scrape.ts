@@ -3,14 +3,14 @@ import { sql } from 'drizzle-orm';
 import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import { AT_RISK_MS } from '@/server/calendar/offline-deadline';
-import { readAttentionGauge } from '@/server/attention/attention-gauge';
 import { metrics } from './metrics';
 
 /**
- * Gauges read from the database at scrape time: documents by status, offline deadlines, the job queue by task and
- * the merchants' attention conditions.
+ * Gauges read from the database at scrape time: documents by status, offline deadlines and the job queue by task.
+ * The attention gauge (server/attention/attention-gauge.ts) is read next to it by the route, so that this plumbing
+ * does not depend on a domain folder.
  */
-export async function readDatabaseGauges(db: Db, now = new Date()): Promise<void> {
+export async function readDatabaseGauges(db: Db): Promise<void> {
   const m = metrics();
   const [docs, offline, jobs] = await Promise.all([
     db.execute<{ mode: string; status: string; n: number }>(sql`select mode, status, count(*)::int as n from documents group by mode, status`),
@@ -31,7 +31,6 @@ export async function readDatabaseGauges(db: Db, now = new Date()): Promise<void
   for (const r of offline) m.offlineDocuments.set({ mode: r.mode, state: r.state }, r.n);
   m.queueDepth.reset();
   for (const r of jobs) m.queueDepth.set({ task: r.task, state: r.state }, r.n);
-  await readAttentionGauge(db, now);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '@/server/db/client';
 import { files } from '@/server/db/schema';
 import { withLockedDocument } from '@/server/documents/locked';
-import { patchDocument } from '@/server/documents/transition';
+import { patchDocument } from '@/server/documents/patch-document';
 import { newId, randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
 import { buildDocumentView } from './document-view';

@@ -3,7 +3,7 @@ import type { StoredError } from '@/server/db/schema';
 import { buildDocumentXml } from '@/server/documents/build-document-xml';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
-import { patchDocument } from '@/server/documents/transition';
+import { patchDocument } from '@/server/documents/patch-document';
 import { AppError } from '@/server/errors';
 import { sha256Base64 } from '@/server/ksef/crypto';
 import type { Seller } from '@/server/ksef/fa3/parts';

@@ -8,7 +8,7 @@ import { buildDocumentXml } from '@/server/documents/build-document-xml';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import type { sellerOf } from '@/server/documents/seller';
-import { nextUpdatedAt } from '@/server/documents/transition';
+import { nextUpdatedAt } from '@/server/documents/patch-document';
 import { AppError } from '@/server/errors';
 import { newId } from '@/server/ids';
 import { buildBatchPackage } from '@/server/ksef/batch-session';

@@ -4,7 +4,7 @@ import { planIssueDate } from '@/server/documents/issue-date-plan';
 import { withLockedDocument } from '@/server/documents/locked';
 import { invoiceWarnings } from '@/server/documents/prepare-document';
 import { markOffline } from '@/server/documents/offline';
-import { patchDocument } from '@/server/documents/transition';
+import { patchDocument } from '@/server/documents/patch-document';
 import { addWarnings } from '@/server/documents/warnings';
 import { warsawDate } from '@/server/orders/dates';
 import { ZNormalizedOrder } from '@/server/orders/types';
