@@ -1,7 +1,7 @@
 import type { Tx } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { OutageMode } from '@/server/outage/mode-names';
-import { jpkMarkerOf } from '@/server/outage/modes';
+import { jpkMarkerOf } from '@/server/outage/mode-names';
 import type { DocumentRow } from './document-row';
 import { patchDocument, type DocumentPatch } from './patch-document';
 

@@ -1,4 +1,4 @@
-import { jpkMarkerOf } from '@/server/outage/modes';
+import { jpkMarkerOf } from '@/server/outage/mode-names';
 import type { JpkMarker, OutageMode } from '@/server/outage/mode-names';
 
 /**

@@ -14,9 +14,9 @@ import { endOfWarsawDay } from '@/server/calendar/warsaw-time';
 import { addWorkingDays, nextWorkingDay } from '@/server/calendar/working-days';
 import { offline24Deadline } from '@/server/calendar/offline-deadline';
 
-import { NOTICE_MODES, type JpkMarker, type NoticeMode, type OutageMode } from './mode-names';
+import { NOTICE_MODES, type NoticeMode, type OutageMode } from './mode-names';
 
-export { NOTICE_MODES, OUTAGE_MODES, type JpkMarker, type NoticeMode, type OutageMode } from './mode-names';
+export { jpkMarkerOf, NOTICE_MODES, OUTAGE_MODES, type JpkMarker, type NoticeMode, type OutageMode } from './mode-names';
 
 /** What the Ministry's status service ("Latarnia", GET /status) answers. */
 export const KSEF_STATUSES = ['AVAILABLE', 'MAINTENANCE', 'FAILURE', 'TOTAL_FAILURE'] as const;
@@ -73,19 +73,6 @@ export function outageDeadline(mode: OutageMode, issueDate: string, notice: Noti
     case 'total_failure':
       return null; // art. 106ng: not sent to KSeF
   }
-}
-
-/**
- * The JPK_V7M(3)/V7K(3) marker of a sales row (regulation on JPK_VAT data, Dz.U. 2019 poz. 1988 as amended in 2025;
- * Ministry of Finance brochure on JPK_VAT from 1 February 2026): the KSeF number once KSeF has given one, whatever
- * the mode; else OFF for a failure (art. 106nf ust. 1, no JPK correction follows), BFK for an invoice issued outside
- * KSeF (a total failure, art. 106ng), and DI for offline24 (art. 106nda) and unavailability (art. 106nh ust. 1),
- * which the seller corrects to the KSeF number once KSeF numbers the invoice.
- */
-export function jpkMarkerOf(mode: OutageMode | null): JpkMarker {
-  if (mode === 'failure') return 'OFF';
-  if (mode === 'total_failure') return 'BFK';
-  return 'DI';
 }
 
 /**

@@ -27,7 +27,7 @@ import { limiterOf, peekWaitMs } from './throttle';
 import { getSendDecision, logSendingStatus, type SendDecision } from './sending-status';
 import { log } from '@/server/observability/log';
 import { loadDocument } from '@/server/documents/load-document';
-import { heldByOutage } from '@/server/outage/send-guard';
+import { heldByOutage } from './outage-guard';
 
 /** KSeF codes meaning "this session can no longer take invoices" (README §14): open a new one and retry. */
 const SESSION_GONE = new Set([21173, 21180]);
@@ -61,7 +61,7 @@ export async function sendDocument(db: Db, documentId: string, now: Date = new D
   // offline-first: the buyer gets the offline invoice before KSeF is even asked
   const offlineFirst = !doc.offlineKodIiUrl && settings.offline.policy === 'always';
   if (offlineFirst) await issueOffline(db, doc.id, new Date());
-  // a total KSeF failure: nothing goes to KSeF until its notice ends (server/outage/send-guard.ts, art. 106ng)
+  // a total KSeF failure: nothing goes to KSeF until its notice ends (server/submission/outage-guard.ts, art. 106ng)
   if (await heldByOutage(db, doc.id, now)) return;
   const loaded = settings.credential;
   if (!loaded) return waitForCredentials(db, doc, 'ksef_not_connected');
