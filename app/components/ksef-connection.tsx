@@ -36,7 +36,7 @@ export function KsefConnection() {
   const last = [test, emulator, saveToken, saveCert].find((m) => m.isSuccess || m.isError);
   const lastResult = last?.data as { connected: boolean; error: string | null } | undefined;
   const busy = test.isPending || emulator.isPending || saveToken.isPending || saveCert.isPending;
-  const certFailure = readError(saveCert.error);
+  const certFailure = readError(saveCert.error, t);
 
   const submitCert = async (e: FormEvent) => {
     e.preventDefault();
@@ -86,7 +86,7 @@ export function KsefConnection() {
             {test.isPending ? k.testing : k.test}
           </button>
           <span role="status" aria-live="polite" className={lastResult?.connected ? 'ok' : 'field-error'}>
-            {busy ? k.testing : lastResult ? (lastResult.connected ? k.testOk : lastResult.error) : (readError(last?.error)?.message ?? '')}
+            {busy ? k.testing : lastResult ? (lastResult.connected ? k.testOk : lastResult.error) : (readError(last?.error, t)?.message ?? '')}
           </span>
         </div>
         <p className="muted">{k.stored}</p>
@@ -124,7 +124,7 @@ export function KsefConnection() {
             autoComplete="off"
             value={token}
             onChange={(e) => setToken(e.target.value)}
-            error={readError(saveToken.error)?.message}
+            error={readError(saveToken.error, t)?.message}
           />
           <button type="submit" className="primary" disabled={busy || !token.trim()}>
             {k.saveToken}

@@ -19,7 +19,7 @@ export function StoreView() {
   const disconnect = useMutation(trpc.stores.disconnect.mutationOptions({ onSettled: refresh }));
   const sync = useMutation(trpc.stores.sync.mutationOptions({ onSettled: refresh }));
   const [form, setForm] = useState({ url: '', consumerKey: '', consumerSecret: '' });
-  const failure = readError(connect.error, t.errorCodes);
+  const failure = readError(connect.error, t);
   const fieldError = (param: string) => (failure && failure.param === param ? failure.message : null);
 
   const submit = (e: FormEvent) => {
@@ -126,7 +126,7 @@ export function StoreView() {
             {s.disconnect}
           </button>
           <span role="status" aria-live="polite" className="field-error">
-            {readError(sync.error ?? disconnect.error)?.message ?? ''}
+            {readError(sync.error ?? disconnect.error, t)?.message ?? ''}
           </span>
         </div>
       </section>
@@ -253,7 +253,7 @@ function StoreSettings({ store }: SettingsProps) {
       .join(', '),
     customerNote: store.customerNote,
   });
-  const failure = readError(save.error);
+  const failure = readError(save.error, t);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate({
