@@ -5,6 +5,7 @@ import { readError } from './error-text';
 import { Field } from './field';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
+import { plural } from '@/app/i18n/plural';
 import { useTRPC } from './trpc';
 
 /** Connect a WooCommerce store, see what its webhooks and reconciliation are doing, disconnect it. */
@@ -100,7 +101,7 @@ export function StoreView() {
           </dd>
           <dt>{s.counts}</dt>
           <dd data-testid="store-counts">
-            {data.invoiced} {s.invoiced}, {data.corrected} {s.corrected}
+            {plural(locale, data.invoiced, s.invoiced)}, {plural(locale, data.corrected, s.corrected)}
           </dd>
         </dl>
         {result?.error ? (
