@@ -1,5 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import type { Dictionary } from '@/app/i18n/pl';
+import { checkErrorKind } from '@/server/ksef-credentials/check-errors';
 import { fillTemplate, type TemplateParams } from '@/server/template';
 
 export type FieldError = { message: string; param: string | null };
@@ -24,4 +25,10 @@ export function readError(err: unknown, t: Dictionary): FieldError | null {
   if (english && app) return { message: err.message, param: app.param };
   const byCode = (app && t.errorCodes[app.code]) || (data?.code && t.errorCodes[data.code]);
   return { message: byCode || (english ? err.message : generic), param: app?.param ?? null };
+}
+
+/** A KSeF connection check's error: its kind in the reader's language; the stored (English) text for an English reader. */
+export function checkErrorText(error: string | null, t: Dictionary): string | null {
+  if (error === null || t.lang === 'en') return error;
+  return t.ksef.checkErrors[checkErrorKind(error)];
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { AttentionList } from './attention-list';
 import { DayChart } from './day-chart';
+import { checkErrorText } from './error-text';
 import { OfflineAtRisk } from './offline-at-risk';
 import { useMay } from './role';
 import { useI18n } from './i18n';
@@ -54,7 +55,11 @@ export function OverviewView() {
             <dd>{data ? t.ksef.env[data.sending.environment] : '\u00a0'}</dd>
             <dt>{o.connection}</dt>
             <dd>
-              {data ? (data.sending.connected ? o.connected : `${o.notConnected}${data.sending.checkError ? ` (${data.sending.checkError})` : ''}`) : '\u00a0'}
+              {data
+                ? data.sending.connected
+                  ? o.connected
+                  : `${o.notConnected}${data.sending.checkError ? ` (${checkErrorText(data.sending.checkError, t)})` : ''}`
+                : '\u00a0'}
             </dd>
             <dt>{o.queueDepth}</dt>
             <dd data-testid="queue-depth">

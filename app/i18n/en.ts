@@ -344,6 +344,12 @@ export const en: Dictionary = {
     env: { test: 'test', demo: 'demo (pre-production)', prod: 'production' },
     state: 'State',
     connected: 'Connected to KSeF',
+    checkErrors: {
+      not_connected: 'no credentials',
+      not_checked: 'not checked yet',
+      unavailable: 'KSeF did not answer; checked again later',
+      refused: 'KSeF refused the token or certificate',
+    },
     lastCheck: 'Last check',
     credential: 'Credential',
     validTo: 'Valid until',

@@ -345,6 +345,12 @@ export const pl = {
     env: { test: 'testowe', demo: 'przedprodukcyjne', prod: 'produkcyjne' },
     state: 'Stan',
     connected: 'Połączono z KSeF',
+    checkErrors: {
+      not_connected: 'brak danych dostępowych',
+      not_checked: 'jeszcze nie sprawdzono',
+      unavailable: 'KSeF nie odpowiedział; sprawdzimy ponownie',
+      refused: 'KSeF odrzucił token lub certyfikat',
+    },
     lastCheck: 'Ostatni test',
     credential: 'Poświadczenie',
     validTo: 'Ważny do',
