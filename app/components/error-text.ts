@@ -32,3 +32,11 @@ export function checkErrorText(error: string | null, t: Dictionary): string | nu
   if (error === null || t.lang === 'en') return error;
   return t.ksef.checkErrors[checkErrorKind(error)];
 }
+
+/**
+ * A document's stored error (`last_error`, a timeline step): for a Polish reader the translation of its code, the
+ * stored text (English, or KSeF's own) when the code is not one of ours; for an English reader the stored text.
+ */
+export function storedErrorText(e: { code: string; message: string }, t: Dictionary): string {
+  return t.lang === 'en' ? e.message : (t.errorCodes[e.code] ?? e.message);
+}

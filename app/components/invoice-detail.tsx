@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { CorrectionForm } from './correction-form';
 import { DeliveriesTable } from './deliveries-table';
-import { readError } from './error-text';
+import { readError, storedErrorText } from './error-text';
 import { formatDateTime, formatDecimal, formatMoney } from './format';
 import { useI18n } from './i18n';
 import { OfflineFacts } from './offline-facts';
@@ -128,7 +128,9 @@ export function InvoiceDetail({ id }: { id: string }) {
             <dt>{d.mail}</dt>
             <dd>{data.mailStatus ? t.mail[data.mailStatus] : '—'}</dd>
             <dt>{d.lastError}</dt>
-            <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${doc.last_error.message}` : '—'}</dd>
+            <dd className={doc.last_error ? 'field-error' : undefined}>
+              {doc.last_error ? `${doc.last_error.code}: ${storedErrorText(doc.last_error, t)}` : '—'}
+            </dd>
             <OfflineFacts doc={doc} />
           </dl>
           {data.retryable && mayCorrect ? <RetryButton id={doc.id} /> : null}
@@ -142,7 +144,7 @@ export function InvoiceDetail({ id }: { id: string }) {
                 {step.error ? (
                   <span className={step.error.type === 'warning' ? 'warn' : 'field-error'}>
                     {' '}
-                    {step.error.code}: {step.error.message}
+                    {step.error.code}: {storedErrorText(step.error, t)}
                   </span>
                 ) : null}
               </li>
