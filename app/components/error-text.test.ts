@@ -2,7 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { expect, test } from 'vitest';
 import { en } from '@/app/i18n/en';
 import { pl } from '@/app/i18n/pl';
-import { readError } from './error-text';
+import { readError, storedErrorText } from './error-text';
 
 /** A failed call as the dashboard's forms receive it: the service's English message, its code, field and values. */
 const failed = (message: string, data: Record<string, unknown>) => TRPCClientError.from({ error: { message, code: -32600, data } });
@@ -36,4 +36,11 @@ test('tRPC’s own codes are translated in both languages; an unknown failure ne
   expect(readError(network, pl)).toEqual({ message: pl.unknownError, param: null });
   expect(readError(network, en)).toEqual({ message: 'Failed to fetch', param: null });
   expect(readError(failed('Something odd', { code: 'SOMETHING_NEW' }), pl)?.message).toBe(pl.unknownError);
+});
+
+test('a document’s stored error: its meaning in Polish; in English the meaning and the stored detail', () => {
+  const stored = { code: 'seller_not_configured', message: 'The seller NIP is missing.' };
+  expect(storedErrorText(stored, pl)).toBe(pl.errorCodes.seller_not_configured);
+  expect(storedErrorText(stored, en)).toBe(`${en.errorCodes.seller_not_configured} The seller NIP is missing.`);
+  expect(storedErrorText({ code: '21405', message: 'Błąd walidacji' }, pl)).toBe('Błąd walidacji');
 });

@@ -34,9 +34,12 @@ export function checkErrorText(error: string | null, t: Dictionary): string | nu
 }
 
 /**
- * A document's stored error (`last_error`, a timeline step): for a Polish reader the translation of its code, the
- * stored text (English, or KSeF's own) when the code is not one of ours; for an English reader the stored text.
+ * A document's stored error (`last_error`, a timeline step): the meaning of its code in the reader's language; an
+ * English reader also gets the stored text (English, or KSeF's own), which says more. A code not of ours keeps the
+ * stored text.
  */
 export function storedErrorText(e: { code: string; message: string }, t: Dictionary): string {
-  return t.lang === 'en' ? e.message : (t.errorCodes[e.code] ?? e.message);
+  const meaning = t.errorCodes[e.code];
+  if (!meaning) return e.message;
+  return t.lang === 'en' && e.message !== meaning ? `${meaning} ${e.message}` : meaning;
 }

@@ -328,7 +328,7 @@ export const en: Dictionary = {
     cashAccounting: 'Cash accounting (metoda kasowa)',
     cashAccountingHint: 'Only if the seller settles VAT by the cash method (art. 21 of the VAT act): every invoice then says "metoda kasowa" (FA(3) P_16).',
     title: 'Seller data',
-    intro: 'This goes into the seller section (Sprzedawca, Podmiot1) of every invoice in this mode.',
+    intro: 'This goes into the seller section (Podmiot1) of every invoice in this mode.',
     nip: 'NIP (tax number)',
     name: 'Name',
     address1: 'Address (street and number)',
