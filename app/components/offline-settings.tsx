@@ -8,7 +8,7 @@ import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
 import type { Locale } from '@/app/i18n/locale';
 import type { Dictionary } from '@/app/i18n/pl';
-import { fillTemplate } from '@/server/template';
+import { fillTemplate, type TemplateParams } from '@/server/template';
 
 const readFile = (file: File, as: 'text' | 'base64') =>
   new Promise<string>((resolve, reject) => {
@@ -22,6 +22,13 @@ const readFile = (file: File, as: 'text' | 'base64') =>
 type Policy = 'off' | 'when_unavailable' | 'always';
 
 type CertificateState = { state: 'missing' } | { state: 'expired' | 'not_yet_valid' | 'valid' | 'expiring'; serial: string; validFrom: Date; validTo: Date };
+
+/** A kept enrolment failure by its cause; one stored before causes were kept, in English only to an English reader. */
+function enrolmentErrorText(e: { detail: string | null; params: TemplateParams; text: string }, t: Dictionary): string {
+  const template = e.detail ? t.errorDetails[e.detail] : undefined;
+  if (template) return fillTemplate(template, e.params);
+  return t.lang === 'en' ? e.text : t.offline.enrolmentFailed;
+}
 
 /** The certificate's state in the reader's language (the service's `reason` is English). */
 function certificateText(cert: CertificateState, t: Dictionary, locale: Locale): string {
@@ -100,7 +107,7 @@ export function OfflineSettings() {
               {data.cannotEnrol === 'token_emulator' ? ` ${o.emulatorCertificateHint}` : ''}
             </p>
           ) : null}
-          {data?.enrolmentError ? <p className="field-error">{t.lang === 'en' ? data.enrolmentError : o.enrolmentFailed}</p> : null}
+          {data?.enrolmentError ? <p className="field-error">{enrolmentErrorText(data.enrolmentError, t)}</p> : null}
           <button type="button" className="primary" onClick={() => enrol.mutate()} disabled={enrol.isPending || !data?.canEnrol}>
             {enrol.isPending ? o.enrolling : o.enrol}
           </button>

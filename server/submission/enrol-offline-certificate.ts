@@ -93,10 +93,27 @@ const failed = (detail: ErrorDetail, params: ErrorParams = {}): EnrolmentOutcome
   params,
 });
 
-/** A failure KSeF gave is kept on the account mode, for the dashboard to show after the page reloads. */
+/**
+ * A failure KSeF gave is kept on the account mode as its cause and values (JSON), for the dashboard to show in the
+ * reader's language after the page reloads.
+ */
 async function fail(db: Db, scope: Scope, detail: ErrorDetail, params: ErrorParams = {}): Promise<EnrolmentOutcome> {
-  await recordPending(db, scope, null, fillTemplate(ERROR_DETAILS[detail], params));
+  await recordPending(db, scope, null, JSON.stringify({ detail, params }));
   return failed(detail, params);
+}
+
+export type EnrolmentError = { detail: ErrorDetail | null; params: ErrorParams; text: string };
+
+/** The kept failure; a text stored before causes were kept comes back as it is, without a cause. */
+export function readEnrolmentError(stored: string | null): EnrolmentError | null {
+  if (stored === null) return null;
+  try {
+    const { detail, params } = JSON.parse(stored) as { detail: ErrorDetail; params: ErrorParams };
+    if (detail in ERROR_DETAILS) return { detail, params, text: fillTemplate(ERROR_DETAILS[detail], params) };
+  } catch {
+    // an English text of an earlier version
+  }
+  return { detail: null, params: {}, text: stored };
 }
 
 async function failure(db: Db, scope: Scope, err: unknown): Promise<EnrolmentOutcome> {

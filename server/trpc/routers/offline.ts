@@ -4,7 +4,7 @@ import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
 import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
 import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
 import { AppError } from '@/server/errors';
-import { enrolOfflineCertificate, finishOfflineEnrolment } from '@/server/submission/enrol-offline-certificate';
+import { enrolOfflineCertificate, finishOfflineEnrolment, readEnrolmentError } from '@/server/submission/enrol-offline-certificate';
 import { offlineSummary } from '@/server/submission/offline-deadlines';
 import { correctTechnically } from '@/server/submission/technical-correction';
 import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
@@ -29,7 +29,7 @@ export const offlineRouter = router({
     return {
       certificate: { ...offlineCertificateState(mode, now), source: mode.offlineCertificateSource },
       enrolmentPending: Boolean(mode.offlineEnrolment),
-      enrolmentError: mode.offlineEnrolmentError,
+      enrolmentError: readEnrolmentError(mode.offlineEnrolmentError),
       // enrolment needs a XAdES login: a KSeF-token connection cannot enrol (25001/25002)
       canEnrol: mode.ksefCredentialKind === 'certificate',
       // why not, as a code the dashboard translates; against the local emulator a certificate login is one click away
