@@ -2,7 +2,15 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
 /** Pure modules of server/ (no I/O, no secrets, no drizzle) that client components may import values from. */
-const CLIENT_MAY_IMPORT = ['orders/nip', 'events/event-types', 'documents/statuses', 'accounts/permissions', 'documents/document-filters'];
+const CLIENT_MAY_IMPORT = [
+  'orders/nip',
+  'events/event-types',
+  'documents/statuses',
+  'accounts/permissions',
+  'documents/document-filters',
+  'template',
+  'ksef-credentials/check-errors',
+];
 /** The pure helpers of server/ the emulators share (paths under server/, for import/no-restricted-paths). */
 const EMULATOR_MAY_IMPORT = [
   './ksef/crypto.ts',

@@ -40,7 +40,7 @@ test('a merchant connects a WooCommerce store from the dashboard and a paid B2B 
     await store.consumerKey().fill(readOnly.consumer_key);
     await store.consumerSecret().fill(readOnly.consumer_secret);
     await store.connect().click();
-    await expect(page.getByText('WooCommerce: The API key provided does not have write permissions.')).toBeVisible();
+    await expect(page.getByText('Klucz REST nie ma uprawnień do zapisu.')).toBeVisible();
     const key = await shop.createKey();
     await store.consumerKey().fill(key.consumer_key);
     await store.consumerSecret().fill(key.consumer_secret);

@@ -45,7 +45,7 @@ export function CorrectionForm({ invoiceId }: { invoiceId: string }) {
       refund: { external_id: refundId, reason: reason.trim() || undefined, lines, shipping: shipping ? { price: toDecimal(data.shippingGrosze) } : undefined },
     });
   };
-  const failure = readError(create.error);
+  const failure = readError(create.error, t);
   return (
     <form className="form correction" onSubmit={submit} noValidate aria-labelledby={`${ids}-h`}>
       <h3 id={`${ids}-h`}>{d.correctionTitle}</h3>

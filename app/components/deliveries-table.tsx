@@ -28,7 +28,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
   return (
     <>
       <p role="status" className="ok">
-        {notice ?? readError(resend.error)?.message ?? '\u00a0'}
+        {notice ?? readError(resend.error, t)?.message ?? '\u00a0'}
       </p>
       <div className="table-wrap">
         <table aria-label={w.deliveryLog}>

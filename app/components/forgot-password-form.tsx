@@ -17,7 +17,7 @@ export function ForgotPasswordForm() {
   const request = useMutation(trpc.auth.requestPasswordReset.mutationOptions());
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
-  const emailError = touched && !EMAIL.test(email) ? a.emailInvalid : (readError(request.error, t.errorCodes)?.message ?? null);
+  const emailError = touched && !EMAIL.test(email) ? a.emailInvalid : (readError(request.error, t)?.message ?? null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);

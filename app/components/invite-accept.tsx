@@ -31,7 +31,7 @@ export function InviteAccept({ token, signedIn }: { token: string; signedIn: boo
     router.push('/dashboard');
     router.refresh();
   };
-  const failure = readError(preview.error ?? signUp.error ?? accept.error, t.errorCodes);
+  const failure = readError(preview.error ?? signUp.error ?? accept.error, t);
   const email = preview.data?.email ?? '';
 
   const submit = async (e: FormEvent) => {

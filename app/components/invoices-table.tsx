@@ -7,6 +7,7 @@ import { DOCUMENT_SORTS } from '@/server/documents/document-filters';
 import { DOCUMENT_KINDS, DOCUMENT_STATUSES, isInFlight, type DocumentStatus } from '@/server/documents/statuses';
 import { formatMoney } from './format';
 import { useI18n } from './i18n';
+import { plural } from '@/app/i18n/plural';
 import { invoiceListParams, type InvoiceListState } from './invoice-list-params';
 import { StatusBadge } from './status-badge';
 import { useTRPC } from './trpc';
@@ -194,7 +195,7 @@ export function InvoicesTable({ state }: { state: InvoiceListState }) {
           {t.common.previous}
         </button>
         <span>
-          {t.common.page} {page} {t.common.of} {pages} · {data?.total ?? 0} {iv.count}
+          {t.common.page} {page} {t.common.of} {pages} · {plural(locale, data?.total ?? 0, iv.count)}
         </span>
         <button type="button" onClick={() => go({ page: page + 1 })} disabled={page >= pages}>
           {t.common.next}

@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { readError } from './error-text';
+import { checkErrorText, readError } from './error-text';
 import { Field } from './field';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
@@ -36,7 +36,7 @@ export function KsefConnection() {
   const last = [test, emulator, saveToken, saveCert].find((m) => m.isSuccess || m.isError);
   const lastResult = last?.data as { connected: boolean; error: string | null } | undefined;
   const busy = test.isPending || emulator.isPending || saveToken.isPending || saveCert.isPending;
-  const certFailure = readError(saveCert.error);
+  const certFailure = readError(saveCert.error, t);
 
   const submitCert = async (e: FormEvent) => {
     e.preventDefault();
@@ -76,7 +76,7 @@ export function KsefConnection() {
           ) : null}
           <dt>{k.state}</dt>
           <dd data-testid="ksef-state" className={data?.connected ? 'ok' : 'warn'}>
-            {data ? (data.connected ? k.connected : (data.checkError ?? '—')) : '\u00a0'}
+            {data ? (data.connected ? k.connected : (checkErrorText(data.checkError, t) ?? '—')) : '\u00a0'}
           </dd>
           <dt>{k.lastCheck}</dt>
           <dd>{data?.checkedAt ? formatDateTime(data.checkedAt, locale) : '—'}</dd>
@@ -86,7 +86,13 @@ export function KsefConnection() {
             {test.isPending ? k.testing : k.test}
           </button>
           <span role="status" aria-live="polite" className={lastResult?.connected ? 'ok' : 'field-error'}>
-            {busy ? k.testing : lastResult ? (lastResult.connected ? k.testOk : lastResult.error) : (readError(last?.error)?.message ?? '')}
+            {busy
+              ? k.testing
+              : lastResult
+                ? lastResult.connected
+                  ? k.testOk
+                  : checkErrorText(lastResult.error, t)
+                : (readError(last?.error, t)?.message ?? '')}
           </span>
         </div>
         <p className="muted">{k.stored}</p>
@@ -124,7 +130,7 @@ export function KsefConnection() {
             autoComplete="off"
             value={token}
             onChange={(e) => setToken(e.target.value)}
-            error={readError(saveToken.error)?.message}
+            error={readError(saveToken.error, t)?.message}
           />
           <button type="submit" className="primary" disabled={busy || !token.trim()}>
             {k.saveToken}

@@ -23,8 +23,8 @@ export function MembersView() {
   const remove = useMutation(trpc.members.remove.mutationOptions(options));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('accountant');
-  const inviteError = readError(invite.error, t.errorCodes);
-  const listError = readError(changeRole.error ?? remove.error ?? revoke.error, t.errorCodes);
+  const inviteError = readError(invite.error, t);
+  const listError = readError(changeRole.error ?? remove.error ?? revoke.error, t);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     invite.mutate({ email, role }, { onSuccess: () => setEmail('') });

@@ -57,7 +57,7 @@ export function OfflineFacts({ doc }: { doc: Pick<SerializedDocument, 'id' | 'st
               {o.correct}
             </button>{' '}
             <span role="status" className="field-error">
-              {readError(correct.error)?.message ?? ''}
+              {readError(correct.error, t)?.message ?? ''}
             </span>
           </dd>
         </>

@@ -6,6 +6,9 @@ import { Field } from './field';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
+import type { Locale } from '@/app/i18n/locale';
+import type { Dictionary } from '@/app/i18n/pl';
+import { fillTemplate, type TemplateParams } from '@/server/template';
 
 const readFile = (file: File, as: 'text' | 'base64') =>
   new Promise<string>((resolve, reject) => {
@@ -17,6 +20,24 @@ const readFile = (file: File, as: 'text' | 'base64') =>
   });
 
 type Policy = 'off' | 'when_unavailable' | 'always';
+
+type CertificateState = { state: 'missing' } | { state: 'expired' | 'not_yet_valid' | 'valid' | 'expiring'; serial: string; validFrom: Date; validTo: Date };
+
+/** A kept enrolment failure by its cause; one stored before causes were kept, in English only to an English reader. */
+function enrolmentErrorText(e: { detail: string | null; params: TemplateParams; text: string }, t: Dictionary): string {
+  const template = e.detail ? t.errorDetails[e.detail] : undefined;
+  if (template) return fillTemplate(template, e.params);
+  return t.lang === 'en' ? e.text : t.offline.enrolmentFailed;
+}
+
+/** The certificate's state in the reader's language (the service's `reason` is English). */
+function certificateText(cert: CertificateState, t: Dictionary, locale: Locale): string {
+  const o = t.offline;
+  if (cert.state === 'missing') return o.certificateMissing;
+  if (cert.state === 'expired') return fillTemplate(o.certificateExpired, { serial: cert.serial, date: formatDateTime(cert.validTo, locale) });
+  if (cert.state === 'not_yet_valid') return fillTemplate(o.certificateNotYetValid, { serial: cert.serial, date: formatDateTime(cert.validFrom, locale) });
+  return `${o.serial} ${cert.serial}`;
+}
 
 /** The Offline certificate (enrol or upload), the "issue offline" setting and why it cannot be on (issue 17). */
 export function OfflineSettings() {
@@ -34,7 +55,7 @@ export function OfflineSettings() {
   const [files, setFiles] = useState<{ cert?: File; key?: File }>({});
   const [password, setPassword] = useState('');
   const cert = data?.certificate;
-  const uploadError = readError(upload.error);
+  const uploadError = readError(upload.error, t);
 
   const submitUpload = async (e: FormEvent) => {
     e.preventDefault();
@@ -57,14 +78,14 @@ export function OfflineSettings() {
         <dl className="facts">
           <dt>{o.certificate}</dt>
           <dd data-testid="offline-certificate" className={cert && 'reason' in cert ? 'warn' : 'ok'}>
-            {cert ? ('reason' in cert ? cert.reason : `${o.serial} ${cert.serial}`) : '\u00a0'}
+            {cert ? certificateText(cert, t, locale) : '\u00a0'}
           </dd>
           {cert && 'validTo' in cert ? (
             <>
               <dt>{o.validTo}</dt>
               <dd className={cert.state === 'expiring' ? 'warn' : undefined}>
                 {formatDateTime(cert.validTo, locale)}
-                {'warning' in cert && cert.warning ? ` – ${cert.warning}` : ''}
+                {cert.state === 'expiring' ? ` – ${o.certificateExpiring}` : ''}
               </dd>
             </>
           ) : null}
@@ -80,13 +101,18 @@ export function OfflineSettings() {
         <section className="card" aria-labelledby="offline-enrol-h">
           <h2 id="offline-enrol-h">{o.enrolTitle}</h2>
           <p>{o.enrolIntro}</p>
-          {data?.cannotEnrolReason ? <p className="warn">{data.cannotEnrolReason}</p> : null}
-          {data?.enrolmentError ? <p className="field-error">{data.enrolmentError}</p> : null}
+          {data?.cannotEnrol ? (
+            <p className="warn">
+              {t.errorDetails.enrol_needs_certificate}
+              {data.cannotEnrol === 'token_emulator' ? ` ${o.emulatorCertificateHint}` : ''}
+            </p>
+          ) : null}
+          {data?.enrolmentError ? <p className="field-error">{enrolmentErrorText(data.enrolmentError, t)}</p> : null}
           <button type="button" className="primary" onClick={() => enrol.mutate()} disabled={enrol.isPending || !data?.canEnrol}>
             {enrol.isPending ? o.enrolling : o.enrol}
           </button>
           <span role="status" aria-live="polite" className="field-error">
-            {readError(enrol.error)?.message ?? (enrol.data?.state === 'pending' || data?.enrolmentPending ? o.enrolPending : '')}
+            {readError(enrol.error, t)?.message ?? (enrol.data?.state === 'pending' || data?.enrolmentPending ? o.enrolPending : '')}
           </span>
         </section>
         <form className="card form" aria-labelledby="offline-upload-h" noValidate onSubmit={(e) => void submitUpload(e)}>
@@ -135,11 +161,11 @@ export function OfflineSettings() {
           inputMode="numeric"
           value={chosenDelay}
           onChange={(e) => setDelay(e.target.value)}
-          error={readError(setPolicy.error)?.param === 'delay_seconds' ? readError(setPolicy.error)?.message : null}
+          error={readError(setPolicy.error, t)?.param === 'delay_seconds' ? readError(setPolicy.error, t)?.message : null}
         />
-        {readError(setPolicy.error)?.param === 'policy' ? (
+        {readError(setPolicy.error, t)?.param === 'policy' ? (
           <p className="field-error" role="alert">
-            {readError(setPolicy.error)?.message}
+            {readError(setPolicy.error, t)?.message}
           </p>
         ) : null}
         <button type="submit" className="primary" disabled={setPolicy.isPending}>

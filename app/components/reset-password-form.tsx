@@ -19,7 +19,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const reset = useMutation(trpc.auth.resetPassword.mutationOptions());
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
-  const failure = readError(preview.error ?? reset.error, t.errorCodes);
+  const failure = readError(preview.error ?? reset.error, t);
   const passwordError = touched && password.length < 10 ? a.passwordShort : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -28,11 +28,11 @@ export function ResetPasswordForm({ token }: { token: string }) {
     reset.mutate(
       { token, password },
       {
-        onSuccess: async ({ email }) => {
-          const res = await signIn('credentials', { email, password, redirect: false });
-          router.push(res && !res.error ? '/dashboard' : '/signin');
-          router.refresh();
-        },
+        onSuccess: ({ email }) =>
+          void signIn('credentials', { email, password, redirect: false }).then((res) => {
+            router.push(res && !res.error ? '/dashboard' : '/signin');
+            router.refresh();
+          }),
       },
     );
   };

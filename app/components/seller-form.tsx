@@ -50,7 +50,7 @@ function SellerFields({ initial }: { initial: Loaded }) {
   const nipDigits = normalizeNip(form.nip);
   const nipValid = isValidNip(nipDigits);
   const nipError = form.nip && (nipDigits.length >= 10 || touched) && !nipValid ? s.nipInvalid : null;
-  const serverError = readError(save.error);
+  const serverError = readError(save.error, t);
   const errorFor = (f: 'nip' | 'name' | 'address1') => (touched && !form[f].trim() ? t.common.required : serverError?.param === f ? serverError.message : null);
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -4,10 +4,10 @@ import { signOut } from 'next-auth/react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
-import type { Locale } from '@/app/i18n/locale';
 import { may, type MemberRole } from '@/server/accounts/permissions';
 import { writePreference } from './cookies';
 import { useI18n } from './i18n';
+import { LanguageSwitch } from './language-switch';
 
 /** Each page with the permission it needs (server/accounts/permissions.ts); a link the role lacks is not shown. */
 const LINKS = [
@@ -46,16 +46,16 @@ export function Shell({
   const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const setCookie = (name: 'kr_mode' | 'kr_lang' | 'kr_account', value: string) => {
+  const setCookie = (name: 'kr_mode' | 'kr_account', value: string) => {
     writePreference(name, value);
-    queryClient.clear(); // every cached answer belongs to the previous mode, language or account
+    queryClient.clear(); // every cached answer belongs to the previous mode or account
     router.refresh();
   };
   const active = (href: string) => (href === '/dashboard' ? pathname === href : pathname.startsWith(href));
   return (
     <div className={`shell mode-${mode}`} lang={locale}>
       <a className="skip" href="#content">
-        {locale === 'pl' ? 'Przejdź do treści' : 'Skip to content'}
+        {t.skipToContent}
       </a>
       <header className="topbar">
         <Link href="/dashboard" className="brand">
@@ -82,13 +82,7 @@ export function Shell({
             </select>
           </label>
         ) : null}
-        <label className="lang">
-          <span className="sr-only">{t.language}</span>
-          <select value={locale} onChange={(e) => setCookie('kr_lang', e.target.value as Locale)} aria-label={t.language}>
-            <option value="pl">Polski</option>
-            <option value="en">English</option>
-          </select>
-        </label>
+        <LanguageSwitch />
         <span className="who" title={email}>
           {email}
         </span>

@@ -23,7 +23,7 @@ export function SignUpForm() {
   const [touched, setTouched] = useState(false);
   const [testKey, setTestKey] = useState<string | null>(null);
   const signUp = useMutation(trpc.auth.signUp.mutationOptions());
-  const failure = readError(signUp.error);
+  const failure = readError(signUp.error, t);
   const emailError = touched && !EMAIL.test(email) ? a.emailInvalid : failure?.param === 'email' ? a.emailTaken : null;
   const passwordError = touched && password.length < 10 ? a.passwordShort : null;
   const submit = (e: FormEvent) => {

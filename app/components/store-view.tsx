@@ -5,6 +5,7 @@ import { readError } from './error-text';
 import { Field } from './field';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
+import { plural } from '@/app/i18n/plural';
 import { useTRPC } from './trpc';
 
 /** Connect a WooCommerce store, see what its webhooks and reconciliation are doing, disconnect it. */
@@ -19,7 +20,7 @@ export function StoreView() {
   const disconnect = useMutation(trpc.stores.disconnect.mutationOptions({ onSettled: refresh }));
   const sync = useMutation(trpc.stores.sync.mutationOptions({ onSettled: refresh }));
   const [form, setForm] = useState({ url: '', consumerKey: '', consumerSecret: '', start: 'now' as 'now' | 'since', since: '' });
-  const failure = readError(connect.error, t.errorCodes);
+  const failure = readError(connect.error, t);
   const fieldError = (param: string) => (failure && failure.param === param ? failure.message : null);
 
   const submit = (e: FormEvent) => {
@@ -124,7 +125,7 @@ export function StoreView() {
           </dd>
           <dt>{s.counts}</dt>
           <dd data-testid="store-counts">
-            {data.invoiced} {s.invoiced}, {data.corrected} {s.corrected}
+            {plural(locale, data.invoiced, s.invoiced)}, {plural(locale, data.corrected, s.corrected)}
           </dd>
         </dl>
         {result?.error ? (
@@ -150,7 +151,7 @@ export function StoreView() {
             {s.disconnect}
           </button>
           <span role="status" aria-live="polite" className="field-error">
-            {readError(sync.error ?? disconnect.error)?.message ?? ''}
+            {readError(sync.error ?? disconnect.error, t)?.message ?? ''}
           </span>
         </div>
       </section>
@@ -277,7 +278,7 @@ function StoreSettings({ store }: SettingsProps) {
       .join(', '),
     customerNote: store.customerNote,
   });
-  const failure = readError(save.error);
+  const failure = readError(save.error, t);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate({

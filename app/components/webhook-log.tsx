@@ -15,7 +15,7 @@ export function WebhookLog({ id }: { id: string }) {
   const sendTest = useMutation(trpc.webhooks.sendTest.mutationOptions({ onSettled: () => void log.refetch() }));
   const outcome = sendTest.data
     ? (sendTest.data.delivered ? w.testDelivered : w.testFailed).replace('{status}', String(sendTest.data.statusCode ?? sendTest.data.error ?? '—'))
-    : readError(sendTest.error)?.message;
+    : readError(sendTest.error, t)?.message;
   return (
     <>
       <p>

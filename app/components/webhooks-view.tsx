@@ -34,7 +34,7 @@ export function WebhooksView() {
     }),
   );
   const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: () => void refresh() }));
-  const failure = readError(create.error, t.errorCodes);
+  const failure = readError(create.error, t);
   const toggle = (e: EventChoice) => setEvents((cur) => (cur.includes(e) ? cur.filter((x) => x !== e) : [...cur, e]));
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -6,7 +6,7 @@ import { EarlyAccess } from '@/app/components/early-access';
 import { Providers } from '@/app/components/providers';
 import { RoleProvider } from '@/app/components/role';
 import { Shell } from '@/app/components/shell';
-import { LOCALE_COOKIE, readLocale } from '@/app/i18n/locale';
+import { requestLocale } from '@/app/i18n/request-locale';
 import '@/app/components/dashboard.css';
 
 export const dynamic = 'force-dynamic';
@@ -16,7 +16,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const caller = await serverCaller(jar.toString());
   const me = caller ? await caller.account.me().catch(() => null) : null;
   if (!me) redirect('/signin');
-  const locale = readLocale(jar.get(LOCALE_COOKIE)?.value);
+  const locale = await requestLocale();
   return (
     <Providers locale={locale}>
       <RoleProvider role={me.role}>

@@ -1,6 +1,7 @@
 import { OverviewView } from '@/app/components/overview-view';
+import { titled } from '@/app/i18n/request-locale';
 
-export const metadata = { title: 'KSeF Relay · Dashboard' };
+export const generateMetadata = titled('dashboard');
 
 export default function DashboardPage() {
   return <OverviewView />;

@@ -120,7 +120,7 @@ export async function signUpFromInvite(db: Db, token: string, passwordHash: stri
   return db.transaction(async (tx) => {
     const invite = await findOpenInvite(tx, token, now, true);
     const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, invite.email));
-    if (taken) throw new AppError('parameter_invalid', 'email', 'A user with this e-mail already exists: sign in to accept.');
+    if (taken) throw AppError.detailed('parameter_invalid', 'email', 'email_taken_sign_in');
     const userId = newId('usr');
     await tx.insert(users).values({ id: userId, email: invite.email, passwordHash, createdAt: now });
     await tx.insert(memberships).values({ userId, accountId: invite.accountId, role: invite.role, createdAt: now });

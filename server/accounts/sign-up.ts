@@ -17,7 +17,7 @@ export type SignUpInput = z.infer<typeof ZSignUp>;
 export async function signUp(db: Db, input: SignUpInput): Promise<{ accountId: string; testKey: string }> {
   const email = input.email.trim().toLowerCase();
   const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (taken) throw new AppError('parameter_invalid', 'email', 'An account with this e-mail already exists.');
+  if (taken) throw AppError.detailed('parameter_invalid', 'email', 'email_taken');
   const created = await createAccount(db, { email, password: input.password });
   return { accountId: created.accountId, testKey: created.testKey };
 }

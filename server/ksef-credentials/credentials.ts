@@ -10,8 +10,9 @@ import { credentialValidTo } from './credential-expiry';
 /** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
 export type StoredCredential = { kind: 'token'; token: string; issuer?: 'emulator' } | { kind: 'certificate'; certificatePem: string; privateKeyPem: string };
 
-/** ksef_check_error between a save and its check: not a failure (server/attention leaves it out). */
-export const NOT_CHECKED_YET = 'not checked yet';
+import { NOT_CHECKED_YET } from './check-errors';
+
+export { NOT_CHECKED_YET };
 
 /** validTo: when the credential stops working, if known (credential-expiry.ts); past it, it is not used. */
 export type LoadedCredential = { credential: KsefCredential; version: number; environment: 'test' | 'demo' | 'prod'; validTo: Date | null };

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes } from '@/server/db/schema';
+import { AppError } from '@/server/errors';
 import { isEmulatorIssued, saveKsefCredential, type StoredCredential } from './credentials';
 import { issueEmulatorCertificate, issueEmulatorToken } from './emulator-control';
 
@@ -15,7 +16,7 @@ import { issueEmulatorCertificate, issueEmulatorToken } from './emulator-control
 export async function connectToEmulator(db: Db, scope: Scope, emulatorBaseUrl: string, kind: StoredCredential['kind'] = 'token'): Promise<void> {
   if (scope.mode !== 'test') throw new Error('only test mode can use the KSeF emulator');
   const [mode] = await db.select({ nip: accountModes.sellerNip }).from(accountModes).where(inScope(accountModes, scope));
-  if (!mode?.nip) throw new Error('set the seller NIP first: the emulator issues credentials for that NIP');
+  if (!mode?.nip) throw AppError.detailed('seller_not_configured', 'nip', 'emulator_needs_nip');
   let credential: StoredCredential;
   try {
     if (kind === 'token') credential = { kind, token: (await issueEmulatorToken(emulatorBaseUrl, mode.nip)).token, issuer: 'emulator' };
@@ -24,7 +25,10 @@ export async function connectToEmulator(db: Db, scope: Scope, emulatorBaseUrl: s
       credential = { kind, certificatePem, privateKeyPem };
     }
   } catch (err) {
-    throw new Error(`no KSeF emulator answered at ${emulatorBaseUrl} (${err instanceof Error ? err.message : String(err)})`);
+    throw AppError.detailed('ksef_unavailable', undefined, 'emulator_no_answer', {
+      url: emulatorBaseUrl,
+      reason: err instanceof Error ? err.message : String(err),
+    });
   }
   await saveKsefCredential(db, scope, credential);
 }

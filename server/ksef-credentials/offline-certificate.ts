@@ -4,7 +4,7 @@ import * as x509 from '@peculiar/x509';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes } from '@/server/db/schema';
-import { AppError } from '@/server/errors';
+import { AppError, type ErrorDetail, type ErrorParams } from '@/server/errors';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
 import { readCertificate, type CertificateUpload } from './read-certificate';
 
@@ -14,7 +14,7 @@ export type OfflineCertificate = { certificatePem: string; privateKeyPem: string
 /** The dashboard warns this long before the certificate expires. */
 export const EXPIRY_WARNING_MS = 30 * 86_400_000;
 
-const invalid = (param: string, message: string) => new AppError('parameter_invalid', param, message);
+const invalid = (param: string, detail: ErrorDetail, params?: ErrorParams) => AppError.detailed('parameter_invalid', param, detail, params);
 
 /** KSeF's serial: the X.509 serial as 16 upper-case hex digits (OAS certificateSerialNumber `^[0-9A-F]{16}$`). */
 const serialOf = (cert: X509Certificate) => cert.serialNumber.toUpperCase().padStart(16, '0');
@@ -29,20 +29,17 @@ export function checkOfflineCertificate(certificatePem: string, privateKeyPem: s
   const key = createPrivateKey(privateKeyPem);
   const rsa = key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048;
   const ec = key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
-  if (!rsa && !ec) throw invalid('certificate', 'A KSeF Offline certificate has an RSA (2048-bit) or EC P-256 key.');
+  if (!rsa && !ec) throw invalid('certificate', 'offline_key_type');
   const serial = serialOf(cert);
-  if (!/^[0-9A-F]{16}$/.test(serial)) throw invalid('certificate', `The serial number ${cert.serialNumber} is not a KSeF certificate serial (16 hex digits).`);
+  if (!/^[0-9A-F]{16}$/.test(serial)) throw invalid('certificate', 'offline_serial', { serial: cert.serialNumber });
   const usage = new x509.X509Certificate(new Uint8Array(cert.raw)).getExtension(x509.KeyUsagesExtension);
   if (!usage || !(usage.usages & x509.KeyUsageFlags.nonRepudiation)) {
-    throw invalid(
-      'certificate',
-      'This is not a KSeF certificate of type Offline (Key Usage Non-Repudiation); an Authentication certificate cannot sign KOD II.',
-    );
+    throw invalid('certificate', 'offline_key_usage');
   }
   const validFrom = new Date(cert.validFrom);
   const validTo = new Date(cert.validTo);
-  if (validTo <= now) throw invalid('certificate', `The certificate expired on ${validTo.toISOString()}.`);
-  if (validFrom > now) throw invalid('certificate', `The certificate is valid only from ${validFrom.toISOString()}.`);
+  if (validTo <= now) throw invalid('certificate', 'certificate_expired', { date: validTo.toISOString() });
+  if (validFrom > now) throw invalid('certificate', 'certificate_not_yet_valid', { date: validFrom.toISOString() });
   return { certificatePem: cert.toString(), privateKeyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString(), serial, validFrom, validTo };
 }
 
@@ -72,7 +69,7 @@ export async function saveOfflineCertificate(db: Db, scope: Scope, cert: Offline
 
 export type OfflineCertificateState =
   | { state: 'missing'; reason: string }
-  | { state: 'expired' | 'not_yet_valid'; reason: string; serial: string; validTo: Date }
+  | { state: 'expired' | 'not_yet_valid'; reason: string; serial: string; validFrom: Date; validTo: Date }
   | { state: 'valid' | 'expiring'; serial: string; validFrom: Date; validTo: Date; warning?: string };
 
 type CertificateColumns = { offlineCertificateSerial: string | null; offlineCertificateValidFrom: Date | null; offlineCertificateValidTo: Date | null };
@@ -81,9 +78,9 @@ type CertificateColumns = { offlineCertificateSerial: string | null; offlineCert
 export function offlineCertificateState(row: CertificateColumns, now: Date): OfflineCertificateState {
   const { offlineCertificateSerial: serial, offlineCertificateValidFrom: validFrom, offlineCertificateValidTo: validTo } = row;
   if (!serial || !validFrom || !validTo) return { state: 'missing', reason: 'No KSeF Offline certificate: upload one or enrol one through KSeF.' };
-  if (validTo <= now) return { state: 'expired', reason: `The Offline certificate ${serial} expired on ${validTo.toISOString()}.`, serial, validTo };
+  if (validTo <= now) return { state: 'expired', reason: `The Offline certificate ${serial} expired on ${validTo.toISOString()}.`, serial, validFrom, validTo };
   if (validFrom > now)
-    return { state: 'not_yet_valid', reason: `The Offline certificate ${serial} is valid only from ${validFrom.toISOString()}.`, serial, validTo };
+    return { state: 'not_yet_valid', reason: `The Offline certificate ${serial} is valid only from ${validFrom.toISOString()}.`, serial, validFrom, validTo };
   if (validTo.getTime() - now.getTime() <= EXPIRY_WARNING_MS) {
     return {
       state: 'expiring',

@@ -25,12 +25,16 @@ export async function getOfflinePolicy(db: DbOrTx, scope: Scope): Promise<Offlin
 /** Turning it on needs a valid KSeF Offline certificate (KOD II cannot be signed otherwise); the error says why. */
 export async function setOfflinePolicy(db: DbOrTx, scope: Scope, next: OfflinePolicy, now = new Date()): Promise<void> {
   if (!Number.isInteger(next.delaySeconds) || next.delaySeconds < DELAY_LIMITS.min || next.delaySeconds > DELAY_LIMITS.max) {
-    throw new AppError('parameter_invalid', 'delay_seconds', `The delay must be ${DELAY_LIMITS.min}–${DELAY_LIMITS.max} seconds.`);
+    throw AppError.detailed('parameter_invalid', 'delay_seconds', 'offline_delay_range', DELAY_LIMITS);
   }
   if (next.policy !== 'off') {
     const [row] = await db.select().from(accountModes).where(inScope(accountModes, scope));
     const state = row ? offlineCertificateState(row, now) : { state: 'missing' as const, reason: 'No such account mode.' };
-    if ('reason' in state) throw new AppError('parameter_invalid', 'policy', `Offline issuing cannot be turned on: ${state.reason}`);
+    if (state.state === 'missing') throw AppError.detailed('parameter_invalid', 'policy', 'offline_certificate_missing');
+    if (state.state === 'expired' || state.state === 'not_yet_valid') {
+      const date = (state.state === 'expired' ? state.validTo : state.validFrom).toISOString();
+      throw AppError.detailed('parameter_invalid', 'policy', `offline_certificate_${state.state}`, { serial: state.serial, date });
+    }
   }
   await db
     .update(accountModes)

@@ -4,6 +4,7 @@ import type { Scope } from '@/server/db/scope';
 import { KsefUnavailableError } from '@/server/ksef/http';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { loadKsefCredential, NOT_CHECKED_YET, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-credentials/credentials';
+import { noAnswer, NOT_CONNECTED } from '@/server/ksef-credentials/check-errors';
 import { log } from '@/server/observability/log';
 import { ksefClientFor } from './ksef-clients';
 
@@ -15,7 +16,7 @@ export type ConnectionCheck = { connected: boolean; error: string | null };
  */
 export async function checkKsefConnection(db: Db, scope: Scope): Promise<ConnectionCheck> {
   const loaded = await loadKsefCredential(db, scope);
-  if (!loaded) return { connected: false, error: 'not connected' };
+  if (!loaded) return { connected: false, error: NOT_CONNECTED };
   await forgetAccessToken(db, scope);
   try {
     await accessTokenFor(db, scope, ksefClientFor(db, { environment: loaded.environment, credential: loaded.credential }), loaded);
@@ -23,7 +24,7 @@ export async function checkKsefConnection(db: Db, scope: Scope): Promise<Connect
   } catch (err) {
     if (err instanceof CredentialRefusedError) return { connected: false, error: err.message };
     if (err instanceof KsefUnavailableError) {
-      const error = `KSeF did not answer: ${err.message}`;
+      const error = noAnswer(err.message);
       await recordConnectionCheck(db, scope, loaded.version, error);
       return { connected: false, error };
     }

@@ -4,6 +4,8 @@ import { accountModes } from '@/server/db/schema';
 import { ENROLMENT_NEEDS_XADES, enrollCertificate, getEnrollmentData, getEnrollmentStatus, retrieveCertificates } from '@/server/ksef/certificates';
 import { certificatePemOf, createCsr } from '@/server/ksef/csr';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
+import { ERROR_DETAILS, type ErrorDetail, type ErrorParams } from '@/server/errors';
+import { fillTemplate } from '@/server/template';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { checkOfflineCertificate, saveOfflineCertificate, type OfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
@@ -11,11 +13,12 @@ import { accessTokenFor } from './access-token';
 import { ksefClientFor } from './ksef-clients';
 
 /** Why a KSeF-token connection cannot enrol: KSeF allows enrolment only after a XAdES login (25001/25002). */
-export const TOKEN_CANNOT_ENROL =
-  'KSeF issues certificates only to a login signed with a qualified certificate or seal (XAdES); a KSeF-token connection cannot enrol. Connect KSeF with your certificate, or upload an Offline certificate you already have.';
+export const TOKEN_CANNOT_ENROL = ERROR_DETAILS.enrol_needs_certificate;
 
 export type EnrolmentOutcome =
-  { state: 'done'; certificate: OfflineCertificate } | { state: 'pending'; referenceNumber: string } | { state: 'failed'; reason: string };
+  | { state: 'done'; certificate: OfflineCertificate }
+  | { state: 'pending'; referenceNumber: string }
+  | { state: 'failed'; reason: string; detail: ErrorDetail; params: ErrorParams };
 
 type PendingEnrolment = { referenceNumber: string; privateKeyPem: string };
 
@@ -35,8 +38,8 @@ async function recordPending(db: Db, scope: Scope, pending: PendingEnrolment | n
  */
 export async function enrolOfflineCertificate(db: Db, scope: Scope, opts: { waitMs?: number; now?: Date } = {}): Promise<EnrolmentOutcome> {
   const loaded = await loadKsefCredential(db, scope);
-  if (!loaded) return { state: 'failed', reason: 'Connect KSeF first (with a certificate): enrolment goes through your KSeF login.' };
-  if (loaded.credential.kind === 'token') return fail(db, scope, TOKEN_CANNOT_ENROL);
+  if (!loaded) return failed('enrol_needs_connection');
+  if (loaded.credential.kind === 'token') return fail(db, scope, 'enrol_needs_certificate');
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
@@ -54,7 +57,7 @@ export async function enrolOfflineCertificate(db: Db, scope: Scope, opts: { wait
 /** Polls a pending enrolment (up to `waitMs`), retrieves the certificate, checks it as an upload would, stores it. */
 export async function finishOfflineEnrolment(db: Db, scope: Scope, opts: { waitMs?: number; now?: Date } = {}): Promise<EnrolmentOutcome> {
   const [row] = await db.select({ sealed: accountModes.offlineEnrolment }).from(accountModes).where(inScope(accountModes, scope));
-  if (!row?.sealed) return { state: 'failed', reason: 'No enrolment is under way.' };
+  if (!row?.sealed) return failed('enrol_not_under_way');
   const pending = unsealJson<PendingEnrolment>(row.sealed);
   const loaded = await loadKsefCredential(db, scope);
   if (!loaded) return { state: 'pending', referenceNumber: pending.referenceNumber };
@@ -66,17 +69,15 @@ export async function finishOfflineEnrolment(db: Db, scope: Scope, opts: { waitM
       const status = await getEnrollmentStatus(client, token, pending.referenceNumber);
       if (status.status.code === 200 && status.certificateSerialNumber) {
         const [retrieved] = await retrieveCertificates(client, token, [status.certificateSerialNumber]);
-        if (!retrieved) return fail(db, scope, `KSeF did not return certificate ${status.certificateSerialNumber}.`);
+        if (!retrieved) return fail(db, scope, 'enrol_not_returned', { serial: status.certificateSerialNumber });
         const certificate = checkOfflineCertificate(certificatePemOf(retrieved.certificate), pending.privateKeyPem, opts.now ?? new Date());
         await saveOfflineCertificate(db, scope, certificate, 'enrolment');
         return { state: 'done', certificate };
       }
       if (status.status.code !== 100)
-        return fail(
-          db,
-          scope,
-          `KSeF refused the enrolment (${status.status.code} ${status.status.description}${status.status.details?.length ? `: ${status.status.details.join('; ')}` : ''}).`,
-        );
+        return fail(db, scope, 'enrol_refused', {
+          reason: `${status.status.code} ${status.status.description}${status.status.details?.length ? `: ${status.status.details.join('; ')}` : ''}`,
+        });
       if (Date.now() + interval > deadline) return { state: 'pending', referenceNumber: pending.referenceNumber };
       await sleep(interval);
     }
@@ -85,15 +86,40 @@ export async function finishOfflineEnrolment(db: Db, scope: Scope, opts: { waitM
   }
 }
 
-async function fail(db: Db, scope: Scope, reason: string): Promise<EnrolmentOutcome> {
-  await recordPending(db, scope, null, reason);
-  return { state: 'failed', reason };
+const failed = (detail: ErrorDetail, params: ErrorParams = {}): EnrolmentOutcome => ({
+  state: 'failed',
+  reason: fillTemplate(ERROR_DETAILS[detail], params),
+  detail,
+  params,
+});
+
+/**
+ * A failure KSeF gave is kept on the account mode as its cause and values (JSON), for the dashboard to show in the
+ * reader's language after the page reloads.
+ */
+async function fail(db: Db, scope: Scope, detail: ErrorDetail, params: ErrorParams = {}): Promise<EnrolmentOutcome> {
+  await recordPending(db, scope, null, JSON.stringify({ detail, params }));
+  return failed(detail, params);
+}
+
+export type EnrolmentError = { detail: ErrorDetail | null; params: ErrorParams; text: string };
+
+/** The kept failure; a text stored before causes were kept comes back as it is, without a cause. */
+export function readEnrolmentError(stored: string | null): EnrolmentError | null {
+  if (stored === null) return null;
+  try {
+    const { detail, params } = JSON.parse(stored) as { detail: ErrorDetail; params: ErrorParams };
+    if (detail in ERROR_DETAILS) return { detail, params, text: fillTemplate(ERROR_DETAILS[detail], params) };
+  } catch {
+    // an English text of an earlier version
+  }
+  return { detail: null, params: {}, text: stored };
 }
 
 async function failure(db: Db, scope: Scope, err: unknown): Promise<EnrolmentOutcome> {
-  if (err instanceof KsefApiError && ENROLMENT_NEEDS_XADES.has(err.code)) return fail(db, scope, TOKEN_CANNOT_ENROL);
-  if (err instanceof KsefApiError) return fail(db, scope, `KSeF refused the enrolment: ${err.message}`);
-  if (err instanceof KsefUnavailableError) return { state: 'failed', reason: `KSeF did not answer (${err.message}); try again later.` };
-  if (err instanceof Error && err.name === 'CredentialRefusedError') return fail(db, scope, `KSeF refused the login: ${err.message}`);
+  if (err instanceof KsefApiError && ENROLMENT_NEEDS_XADES.has(err.code)) return fail(db, scope, 'enrol_needs_certificate');
+  if (err instanceof KsefApiError) return fail(db, scope, 'enrol_refused', { reason: err.message });
+  if (err instanceof KsefUnavailableError) return failed('enrol_no_answer', { reason: err.message });
+  if (err instanceof Error && err.name === 'CredentialRefusedError') return fail(db, scope, 'enrol_login_refused', { reason: err.message });
   throw err;
 }

@@ -119,7 +119,11 @@ describe('Offline certificate', () => {
         await t.db().execute<{ nip: string }>(sql`select seller_nip as nip from account_modes where account_id = ${tokenSeller.accountId} and mode = 'test'`)
       )[0]!.nip,
     );
-    expect(await enrolOfflineCertificate(t.db(), tokenSeller.testScope)).toEqual({ state: 'failed', reason: TOKEN_CANNOT_ENROL });
+    expect(await enrolOfflineCertificate(t.db(), tokenSeller.testScope)).toMatchObject({
+      state: 'failed',
+      reason: TOKEN_CANNOT_ENROL,
+      detail: 'enrol_needs_certificate',
+    });
   });
 
   test('the setting cannot be turned on without a valid Offline certificate; an Authentication certificate is refused at upload; expiry is warned 30 days ahead', async () => {

@@ -24,10 +24,14 @@ const t = initTRPC
   .meta<ProcedureMeta>()
   .create({
     transformer: superjson,
-    // The service's own error code and field travel to the forms, which show the message beside that field.
+    // The service's own error code, field, finer cause and values travel to the forms, which show the message
+    // beside that field in the user's language (app/components/error-text.ts); the English message is a fallback.
     errorFormatter: ({ shape, error }) => {
       const cause = error.cause;
-      const app = cause instanceof AppError ? { code: cause.code, param: cause.param ?? null } : null;
+      const app =
+        cause instanceof AppError
+          ? { code: cause.code, param: cause.param ?? null, detail: cause.extra.detail ?? null, params: cause.extra.params ?? null }
+          : null;
       const zod = cause instanceof ZodError ? { code: 'parameter_invalid', param: cause.issues[0]?.path.join('.') ?? null } : null;
       return { ...shape, data: { ...shape.data, stack: undefined, appError: app ?? zod } };
     },
@@ -78,8 +82,7 @@ export const accountProcedure = baseProcedure.meta({ access: 'account' }).use(as
  */
 const scopedProcedure = baseProcedure.use(async ({ ctx, meta, next }) => {
   const access = await resolveDashboardScope(ctx.db, ctx.userId, ctx.mode, ctx.accountId);
-  if (!access.ok && access.reason === 'live_disabled')
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Live mode is in early access and not enabled for this account.' });
+  if (!access.ok && access.reason === 'live_disabled') throw new AppError('live_mode_disabled');
   if (!access.ok) throw new TRPCError({ code: 'UNAUTHORIZED' });
   const needs = meta?.access;
   if (needs !== 'read' && needs !== 'manage') throw new Error(`a scoped procedure names no permission: ${String(needs)}`);

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { config } from '@/server/config';
 import type { Mode } from '@/server/db/schema';
-import { AppError } from '@/server/errors';
+import { AppError, type ErrorDetail } from '@/server/errors';
 import { isPublicAddress } from './public-address';
 
 /** Every address a host name resolves to; tests swap it to play a DNS answer. */
@@ -13,7 +13,7 @@ export const resolveHost: ResolveHost = async (host) => (await lookup(host, { al
 /** `[::1]` in a URL is `::1` to the resolver. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-const invalidUrl = (message: string) => new AppError('parameter_invalid', 'url', message);
+const invalidUrl = (detail: ErrorDetail) => AppError.detailed('parameter_invalid', 'url', detail);
 
 /**
  * The one policy for outgoing URLs (webhook receivers and store URLs): whether a mode may reach private, loopback or
@@ -32,11 +32,11 @@ export async function checkEndpointUrl(raw: string, mode: Mode, resolve: Resolve
   try {
     url = new URL(raw);
   } catch {
-    throw invalidUrl('`url` must be an absolute URL.');
+    throw invalidUrl('url_not_absolute');
   }
   const allowed = mode === 'live' ? ['https:'] : ['https:', 'http:'];
-  if (!allowed.includes(url.protocol)) throw invalidUrl(mode === 'live' ? 'Live-mode endpoints must use https.' : '`url` must use http or https.');
-  if (url.username || url.password) throw invalidUrl('`url` must not contain credentials.');
+  if (!allowed.includes(url.protocol)) throw invalidUrl(mode === 'live' ? 'url_live_https' : 'url_scheme');
+  if (url.username || url.password) throw invalidUrl('url_credentials');
   const allowPrivate = mode === 'test' && (o.allowPrivate ?? privateTargetsAllowed(mode));
   if (!allowPrivate) await checkPublicHost(bareHost(url), mode, resolve);
   return url;
@@ -50,9 +50,5 @@ async function checkPublicHost(host: string, mode: Mode, resolve: ResolveHost): 
   const addresses = isIP(host) ? [host] : await resolve(host).catch((): string[] => []);
   const blocked = addresses.find((a) => !isPublicAddress(a));
   if (blocked === undefined) return;
-  const why =
-    mode === 'live'
-      ? 'live mode reaches public addresses only'
-      : 'test mode reaches private addresses only where the operator sets ALLOW_PRIVATE_TARGETS=1 (`npm start` and `npm run dev` do)';
-  throw new AppError('url_not_public', 'url', `The host ${host} resolves to ${blocked}, which is not a public address: ${why}.`);
+  throw AppError.detailed('url_not_public', 'url', mode === 'live' ? 'url_not_public_live' : 'url_not_public_test', { host, address: blocked });
 }

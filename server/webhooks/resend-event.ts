@@ -18,9 +18,9 @@ export async function resendEvent(db: Db, scope: Scope, eventId: string, endpoin
     .where(and(inScope(events, scope), eq(events.id, eventId)));
   if (!event) throw new AppError('resource_missing', 'event', `No such event: ${eventId}.`);
   const endpoint = await getWebhookEndpoint(db, scope, endpointId);
-  if (endpoint.status !== 'enabled') throw new AppError('parameter_invalid', 'endpoint', 'The webhook endpoint is disabled.');
+  if (endpoint.status !== 'enabled') throw AppError.detailed('parameter_invalid', 'endpoint', 'endpoint_disabled');
   if (!endpoint.enabledEvents.includes(event.type) && !endpoint.enabledEvents.includes('*')) {
-    throw new AppError('parameter_invalid', 'endpoint', `The webhook endpoint is not subscribed to ${event.type}.`);
+    throw AppError.detailed('parameter_invalid', 'endpoint', 'endpoint_not_subscribed', { type: event.type });
   }
   return db.transaction(async (tx) => {
     // Serialises resends of one pair so that two clicks get two attempt numbers.

@@ -1,6 +1,7 @@
 import { SignInForm } from '@/app/components/sign-in-form';
+import { titled } from '@/app/i18n/request-locale';
 
-export const metadata = { title: 'KSeF Relay · Logowanie' };
+export const generateMetadata = titled('signIn');
 
 export default function SignInPage() {
   return <SignInForm />;

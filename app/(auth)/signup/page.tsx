@@ -1,6 +1,7 @@
 import { SignUpForm } from '@/app/components/sign-up-form';
+import { titled } from '@/app/i18n/request-locale';
 
-export const metadata = { title: 'KSeF Relay · Rejestracja' };
+export const generateMetadata = titled('signUp');
 
 export default function SignUpPage() {
   return <SignUpForm />;

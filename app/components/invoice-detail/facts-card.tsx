@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { formatDateTime, formatMoney } from '../format';
+import { storedErrorText } from '../error-text';
 import { useI18n } from '../i18n';
 import { OfflineFacts } from '../offline-facts';
 import { useMay } from '../role';
@@ -74,7 +75,7 @@ export function FactsCard({ data }: { data: InvoiceDetailData }) {
         <dt>{d.mail}</dt>
         <dd>{data.mailStatus ? t.mail[data.mailStatus] : '—'}</dd>
         <dt>{d.lastError}</dt>
-        <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${doc.last_error.message}` : '—'}</dd>
+        <dd className={doc.last_error ? 'field-error' : undefined}>{doc.last_error ? `${doc.last_error.code}: ${storedErrorText(doc.last_error, t)}` : '—'}</dd>
         <OfflineFacts doc={doc} />
       </dl>
       {data.retryable && mayRetry ? <RetryButton id={doc.id} /> : null}

@@ -15,7 +15,7 @@ export function RetryButton({ id }: { id: string }) {
       onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() }),
     }),
   );
-  const failure = readError(retry.error);
+  const failure = readError(retry.error, t);
   return (
     <div>
       <p className="muted">{d.retryHelp}</p>

@@ -1,6 +1,7 @@
 'use client';
 import type { ReactNode } from 'react';
 import type { TimelineStep } from '@/server/documents/document-timeline';
+import { storedErrorText } from '../error-text';
 import { formatDateTime } from '../format';
 import { useI18n } from '../i18n';
 import { StatusBadge } from '../status-badge';
@@ -46,7 +47,7 @@ function StepText({ step }: { step: TimelineStep }) {
           <StatusBadge status={step.to} />
           {step.numbered ? ` · ${s.numbered} ${step.numbered}` : null}
         </>,
-        step.error ? `${step.error.code}: ${step.error.message}` : null,
+        step.error ? `${step.error.code}: ${storedErrorText(step.error, t)}` : null,
         step.error?.type === 'warning' ? 'warn' : 'field-error',
       );
     case 'pdf':

@@ -1,4 +1,5 @@
 'use client';
+import { checkErrorText } from '../error-text';
 import { useI18n } from '../i18n';
 import type { OverviewData } from './types';
 
@@ -15,7 +16,7 @@ export function SendingCard({ data }: { data: OverviewData }) {
         <dt>{o.environment}</dt>
         <dd>{s ? t.ksef.env[s.environment] : blank}</dd>
         <dt>{o.connection}</dt>
-        <dd>{s ? (s.connected ? o.connected : `${o.notConnected}${s.checkError ? ` (${s.checkError})` : ''}`) : blank}</dd>
+        <dd>{s ? (s.connected ? o.connected : `${o.notConnected}${s.checkError ? ` (${checkErrorText(s.checkError, t)})` : ''}`) : blank}</dd>
         <dt>{o.queueDepth}</dt>
         <dd data-testid="queue-depth">
           {s

@@ -1,46 +1,63 @@
+import { Fragment, type ReactNode } from 'react';
+import { dictionaryFor } from '@/app/i18n/locale';
+import { requestLocale, titled } from '@/app/i18n/request-locale';
 import { ERRORS } from '@/server/errors';
 
 /** A route handler's page (Swagger UI), not a React page: a plain link, no client-side navigation. */
 const API_REFERENCE = '/docs/api';
 
-export const metadata = { title: 'Error codes · KSeF Relay' };
+export const generateMetadata = titled('errors');
 
-/** The page every `doc_url` points into: one anchored row per code of the error table. */
-export default function ErrorsPage() {
+/** A dictionary sentence with `{name}` placeholders replaced by elements (code, links). */
+function sentence(template: string, parts: Record<string, ReactNode>): ReactNode {
+  return template.split(/\{(\w+)\}/).map((piece, i) => <Fragment key={i}>{i % 2 ? parts[piece] : piece}</Fragment>);
+}
+
+/** The page every `doc_url` points into: one anchored row per code of the error table, in the reader's language. */
+export default async function ErrorsPage() {
+  const locale = await requestLocale();
+  const t = dictionaryFor(locale);
+  const e = t.errorsPage;
   const rows = Object.entries(ERRORS);
   return (
-    <main>
-      <h1>Error codes</h1>
+    <main lang={locale}>
+      <h1>{e.title}</h1>
       <p>
-        Every error has a stable <code>code</code>; programs should rely on it, not on <code>message</code>. Request errors come back at once as{' '}
-        <code>{'{ "error": { … } }'}</code> with the HTTP status below; document errors appear later in a document&apos;s <code>last_error</code>.
+        {sentence(e.intro1, {
+          code: <code>code</code>,
+          message: <code>message</code>,
+          envelope: <code>{'{ "error": { … } }'}</code>,
+          lastError: <code>last_error</code>,
+        })}
       </p>
       <p>
-        Every endpoint, its parameters, answers and the codes it can give are in the <a href={API_REFERENCE}>API reference</a> (
-        <a href="/openapi.json">OpenAPI 3.1</a>).
+        {sentence(e.intro2, {
+          reference: <a href={API_REFERENCE}>{e.reference}</a>,
+          openapi: <a href="/openapi.json">OpenAPI 3.1</a>,
+        })}
       </p>
       <table className="error-table">
         <thead>
           <tr>
-            <th scope="col">Code</th>
-            <th scope="col">HTTP</th>
-            <th scope="col">Type</th>
-            <th scope="col">Meaning</th>
-            <th scope="col">What to do</th>
+            <th scope="col">{e.cols.code}</th>
+            <th scope="col">{e.cols.http}</th>
+            <th scope="col">{e.cols.type}</th>
+            <th scope="col">{e.cols.meaning}</th>
+            <th scope="col">{e.cols.todo}</th>
           </tr>
         </thead>
         <tbody>
-          {rows.map(([code, e]) => (
+          {rows.map(([code, spec]) => (
             <tr key={code} id={code}>
               <td>
                 <a href={`#${code}`}>
                   <code>{code}</code>
                 </a>
               </td>
-              <td>{e.status ?? 'in last_error'}</td>
-              <td>{e.type}</td>
-              <td>{e.message}</td>
-              <td>{e.help}</td>
+              <td>{spec.status ?? e.inLastError}</td>
+              <td>{spec.type}</td>
+              <td>{t.errorCodes[code]}</td>
+              <td>{t.errorHelp[code]}</td>
             </tr>
           ))}
         </tbody>

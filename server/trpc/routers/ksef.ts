@@ -1,6 +1,6 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
+import { AppError } from '@/server/errors';
 import { expiryState } from '@/server/ksef-credentials/credential-expiry';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
@@ -50,12 +50,8 @@ export const ksefRouter = router({
    * Offline certificate), saved like an uploaded one.
    */
   connectEmulator: ownerProcedure.input(z.object({ kind: z.enum(['token', 'certificate']).default('token') }).optional()).mutation(async ({ ctx, input }) => {
-    if (ctx.scope.mode !== 'test' || !(await isKsefEmulator())) throw new TRPCError({ code: 'BAD_REQUEST', message: 'The KSeF emulator is not running.' });
-    try {
-      await connectToEmulator(ctx.db, ctx.scope, ksefBaseUrl('test'), input?.kind ?? 'token');
-    } catch (err) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: err instanceof Error ? err.message : String(err) });
-    }
+    if (ctx.scope.mode !== 'test' || !(await isKsefEmulator())) throw AppError.detailed('ksef_unavailable', undefined, 'emulator_not_running');
+    await connectToEmulator(ctx.db, ctx.scope, ksefBaseUrl('test'), input?.kind ?? 'token');
     return checkKsefConnectionWithin(ctx.db, ctx.scope);
   }),
 });

@@ -1,10 +1,10 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
 import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
 import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
 import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
-import { enrolOfflineCertificate, finishOfflineEnrolment, TOKEN_CANNOT_ENROL } from '@/server/submission/enrol-offline-certificate';
+import { AppError } from '@/server/errors';
+import { enrolOfflineCertificate, finishOfflineEnrolment, readEnrolmentError } from '@/server/submission/enrol-offline-certificate';
 import { offlineSummary } from '@/server/submission/offline-deadlines';
 import { correctTechnically } from '@/server/submission/technical-correction';
 import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
@@ -19,9 +19,6 @@ const ZCertificateUpload = z.discriminatedUnion('format', [
   }),
 ]);
 
-/** Against the local emulator a certificate login is one click away, on the same page (ksef-connection.tsx). */
-const EMULATOR_CERTIFICATE_HINT = 'In test mode with the local KSeF emulator, "Create a test certificate" above gives such a login.';
-
 /** Offline issuing (issue 17): the KSeF Offline certificate, the setting, enrolment, deadlines, technical correction. */
 export const offlineRouter = router({
   /** The overview's card: offline documents waiting for KSeF and their deadlines, without the certificate. */
@@ -32,15 +29,16 @@ export const offlineRouter = router({
     return {
       certificate: { ...offlineCertificateState(mode, now), source: mode.offlineCertificateSource },
       enrolmentPending: Boolean(mode.offlineEnrolment),
-      enrolmentError: mode.offlineEnrolmentError,
+      enrolmentError: readEnrolmentError(mode.offlineEnrolmentError),
       // enrolment needs a XAdES login: a KSeF-token connection cannot enrol (25001/25002)
       canEnrol: mode.ksefCredentialKind === 'certificate',
-      cannotEnrolReason:
+      // why not, as a code the dashboard translates; against the local emulator a certificate login is one click away
+      cannotEnrol:
         mode.ksefCredentialKind === 'certificate'
           ? null
           : ctx.scope.mode === 'test' && (await isKsefEmulator())
-            ? `${TOKEN_CANNOT_ENROL} ${EMULATOR_CERTIFICATE_HINT}`
-            : TOKEN_CANNOT_ENROL,
+            ? ('token_emulator' as const)
+            : ('token' as const),
       ...(await getOfflinePolicy(ctx.db, ctx.scope)),
       summary: await offlineSummary(ctx.db, ctx.scope, now),
     };
@@ -52,7 +50,8 @@ export const offlineRouter = router({
   enrol: ownerProcedure.mutation(async ({ ctx }) => {
     const { mode } = await getAccountMode(ctx.db, ctx.scope);
     const outcome = mode.offlineEnrolment ? await finishOfflineEnrolment(ctx.db, ctx.scope) : await enrolOfflineCertificate(ctx.db, ctx.scope);
-    if (outcome.state === 'failed') throw new TRPCError({ code: 'BAD_REQUEST', message: outcome.reason });
+    if (outcome.state === 'failed')
+      throw AppError.detailed(outcome.detail === 'enrol_no_answer' ? 'ksef_unavailable' : 'ksef_rejected', undefined, outcome.detail, outcome.params);
     return outcome.state === 'done' ? { state: 'done' as const, serial: outcome.certificate.serial } : { state: 'pending' as const };
   }),
   setPolicy: ownerProcedure

@@ -2,13 +2,8 @@ import { downloadScope, readDashboardSession } from '@/server/auth/dashboard-ses
 import { db } from '@/server/db/client';
 import { documentsCsv } from '@/server/documents/documents-csv';
 import { listDocumentsForExport, ZExportDocuments } from '@/server/documents/list-documents-for-export';
-import { dictionaryFor, LOCALE_COOKIE, readLocale } from '@/app/i18n/locale';
-
-const cookieValue = (cookie: string | null, name: string) =>
-  cookie
-    ?.split(';')
-    .map((c) => c.trim().split('='))
-    .find(([k]) => k === name)?.[1];
+import { dictionaryFor } from '@/app/i18n/locale';
+import { requestLocale } from '@/app/i18n/request-locale';
 
 /**
  * GET /dashboard/invoices/export?…: the invoice list's filters (the page's own search params) as a CSV file for
@@ -23,7 +18,7 @@ export async function GET(req: Request): Promise<Response> {
   const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v !== ''));
   const parsed = ZExportDocuments.safeParse(params);
   if (!parsed.success) return new Response(`bad filter: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, { status: 400 });
-  const t = dictionaryFor(readLocale(cookieValue(cookie, LOCALE_COOKIE)));
+  const t = dictionaryFor(await requestLocale());
   const rows = await listDocumentsForExport(db(), access.scope, parsed.data);
   const csv = documentsCsv(rows, t.invoices.csv, { kind: (k) => t.kind[k as keyof typeof t.kind], status: (s) => t.status[s as keyof typeof t.status] });
   return new Response(csv, {
