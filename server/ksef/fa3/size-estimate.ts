@@ -13,7 +13,11 @@ import { el, serializeFragment, type XmlElement } from './xml';
  * within NEAR_LIMIT of KSeF's limit is built (a 10-line invoice's build took 89 µs of the POST's 1.9 ms).
  */
 
-/** Above this bound the document is built to decide: the bound overstates by up to ~30 bytes a row. */
+/**
+ * Above this bound the document is built to decide, so that the bound's slack (a unit price's unused decimals, what
+ * cleaning removes from a text) refuses no order that fits, and a slip in the arithmetic smaller than 10 % lets none
+ * through that does not.
+ */
 const NEAR_LIMIT = KSEF_MAX_INVOICE_BYTES * 0.9;
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
