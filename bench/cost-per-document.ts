@@ -8,11 +8,16 @@
  *   2. latency: an offered 20 orders/s for 30 s; create→accepted p50/p99.
  * CPU per step: with layout `steps` every step has a worker process of its own (and PGAPPNAME), so the CPU of
  * each process and of its PostgreSQL backends is that step's; layout `stack` is the stack's own (worker + PDF worker).
- * Usage: npm run build && npx tsx bench/cost-per-document.ts [documents=2000] [sellers=100] [layout=stack|steps] [pipeline workers=1]
- * (BENCH_CPU_PROF=dir to profile the workers)
+ * Per accepted document it also prints, from PostgreSQL's statistics counters read before and after the burst (each
+ * read after the backends' pending statistics are flushed): the rows inserted into graphile-worker's job table and
+ * the transactions (commits and rollbacks); and beside the pipeline's CPU the "intrinsic work" of a document (the
+ * FA(3) build, XSD check, PDF and MIME message in one process loop, bench/lib/intrinsic.ts) and their ratio.
+ * Usage: npm run build && npx tsx bench/cost-per-document.ts [documents=2000] [sellers=100] [layout=stack|steps] [workers=1]
+ * (the older positional form `2000 100 stack 1` works too; BENCH_CPU_PROF=dir to profile the workers)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createEmulatorControl } from '@/emulators/ksef/control-client';
@@ -28,11 +33,21 @@ import { orderBodyFactory } from './lib/orders';
 import { startBenchStack } from './lib/stack';
 import { WORKER_PROCESSES } from '@/server/jobs/process-layout';
 
-const [documents = 2000, sellerCount = 100] = process.argv.slice(2, 4).map(Number);
-const layout = process.argv[4] === 'steps' ? 'steps' : 'stack';
+/** `name=value` arguments, or the older positional form in the order of POSITIONAL. */
+const POSITIONAL = ['documents', 'sellers', 'layout', 'workers'] as const;
+const given = new Map<string, string>();
+process.argv.slice(2).forEach((arg, i) => {
+  const [name, value] = arg.includes('=') ? arg.split('=') : [POSITIONAL[i], arg];
+  if (!name || value === undefined || !(POSITIONAL as readonly string[]).includes(name))
+    throw new Error(`unknown argument ${arg}; expected ${POSITIONAL.map((p) => `${p}=…`).join(' ')}`);
+  given.set(name, value);
+});
+const documents = Number(given.get('documents') ?? 2000);
+const sellerCount = Number(given.get('sellers') ?? 100);
+const layout = given.get('layout') === 'steps' ? 'steps' : 'stack';
 /** Pipeline worker processes of layout `stack` (issue 19: scaling with 1, 2 and 4); the PDF worker stays one. */
-const pipelineWorkers = Number(process.argv[5] ?? 1);
-if (!Number.isInteger(pipelineWorkers) || pipelineWorkers < 1) throw new Error(`pipeline workers must be a whole number ≥ 1, got ${process.argv[5]}`);
+const pipelineWorkers = Number(given.get('workers') ?? 1);
+if (!Number.isInteger(pipelineWorkers) || pipelineWorkers < 1) throw new Error(`workers must be a whole number ≥ 1, got ${given.get('workers')}`);
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 /** BENCH_CPU_PROF=dir: each worker writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
 const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
@@ -167,7 +182,7 @@ async function main() {
     const pg = await startBackendMeter(stack);
     const before = new Map(processes.map((p) => [p.name, sumCpu(p.pids())]));
     const queriesBefore = await scrapeQueries(stack.url, workers);
-    const xactBefore = await commits(stack);
+    const xactBefore = await pgCounters(stack);
     const peakRss = new Map<string, number>();
     const sampler = setInterval(() => {
       for (const p of processes) peakRss.set(p.name, Math.max(peakRss.get(p.name) ?? 0, rssMb(p.pids())));
@@ -193,10 +208,12 @@ async function main() {
     const pgCpu = await pg.stop();
     const cpu = processes.map((p) => ({ name: p.name, ms: sumCpu(p.pids()) - before.get(p.name)! }));
     const queriesAfter = await scrapeQueries(stack.url, workers);
-    const xactAfter = await commits(stack);
+    const xactAfter = await pgCounters(stack);
     const xact = xactAfter.commits - xactBefore.commits;
+    const xacts = xact + xactAfter.rollbacks - xactBefore.rollbacks;
     const walSyncs = xactAfter.walSyncs - xactBefore.walSyncs;
     const lat = await createdToAcceptedMs(db, ids);
+    const loadDuring = loadavg()[0]!;
 
     // 2. latency at an offered 20 orders/s for 30 s
     const paced: Promise<{ id: string; at: number }>[] = [];
@@ -238,7 +255,15 @@ async function main() {
     console.log(
       `in all: ${(total / n).toFixed(1)} ms CPU per done document (service processes and their PostgreSQL backends; ${(other / n).toFixed(2)} ms of it in backends of other names), ${(xact / n).toFixed(1)} PostgreSQL commits and ${(walSyncs / n).toFixed(1)} WAL flushes per document, ${webhookHits.n} webhook deliveries received`,
     );
+    console.log(
+      `PostgreSQL statistics, per accepted document: ${(xacts / n).toFixed(1)} transactions (${(xact / n).toFixed(1)} commits); graphile_worker._private_jobs ${((xactAfter.jobs.ins - xactBefore.jobs.ins) / n).toFixed(2)} rows inserted, ${((xactAfter.jobs.upd - xactBefore.jobs.upd) / n).toFixed(2)} updated, ${((xactAfter.jobs.del - xactBefore.jobs.del) / n).toFixed(2)} deleted`,
+    );
     console.log(jobsPerDocument(queriesBefore, queriesAfter, n));
+    const intrinsic = await intrinsicWork();
+    console.log(
+      `intrinsic work (FA(3) build, XSD check, PDF, MIME message of a 10-line invoice in one process loop): ${intrinsic.toFixed(1)} ms CPU per document; the pipeline ${(total / n).toFixed(1)} ms per accepted document, ${(total / n / intrinsic).toFixed(2)}× the intrinsic work`,
+    );
+    console.log(`load average (1 min) at the end of the burst: ${loadDuring.toFixed(2)}, now ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores`);
     console.log('goals: ≥ 50 docs/s; at 20/s p50 ≤ 3 s, p99 ≤ 6 s; ≤ 30 ms CPU per document; ≤ 250 MB RSS per process');
   } finally {
     await Promise.all(children.map((c) => stopGroup(c)));
@@ -305,12 +330,50 @@ function jobsPerDocument(before: Awaited<ReturnType<typeof scrapeQueries>>, afte
   return `${(all / n).toFixed(2)} jobs per document (${parts.map(([t, c]) => `${t} ${(c / n).toFixed(2)}`).join(', ')})`;
 }
 
-/** Commits in the bench database, and WAL flushes of the whole server (a synchronous commit waits for one). */
-async function commits(stack: Awaited<ReturnType<typeof startBenchStack>>): Promise<{ commits: number; walSyncs: number }> {
-  const [row] = await stack.db.execute<{ n: string; syncs: string }>(
-    sql`select xact_commit::text as n, (select wal_sync::text from pg_stat_wal) as syncs from pg_stat_database where datname = current_database()`,
+/**
+ * PostgreSQL 15+ keeps statistics per backend and flushes them to shared memory at most once a second at a
+ * transaction's end, and from an idle backend after 10 s (PGSTAT_IDLE_INTERVAL): so the counters are read after 11 s,
+ * with this backend's own flushed and a fresh snapshot. The workers' polls meanwhile add a few transactions.
+ */
+const STATS_FLUSH_MS = 11_000;
+
+/** Commits and rollbacks in the bench database, graphile-worker's job table rows, WAL flushes of the whole server. */
+async function pgCounters(stack: Awaited<ReturnType<typeof startBenchStack>>) {
+  await new Promise((r) => setTimeout(r, STATS_FLUSH_MS));
+  await stack.db.execute(sql`select pg_stat_force_next_flush(), pg_stat_clear_snapshot()`);
+  const [row] = await stack.db.execute<{ commits: string; rollbacks: string; ins: string; upd: string; del: string }>(sql`
+    select d.xact_commit::text as commits, d.xact_rollback::text as rollbacks,
+           t.n_tup_ins::text as ins, t.n_tup_upd::text as upd, t.n_tup_del::text as del
+    from pg_stat_database d, pg_stat_user_tables t
+    where d.datname = current_database() and t.schemaname = 'graphile_worker' and t.relname = '_private_jobs'`);
+  // PostgreSQL 18 (the embedded cluster) moved WAL flushes from pg_stat_wal to pg_stat_io
+  const [wal] = await stack.db.execute<{ syncs: string | null }>(
+    sql.raw(
+      Number((await stack.db.execute<{ v: string }>(sql`select current_setting('server_version_num') as v`))[0]!.v) >= 180000
+        ? `select sum(fsyncs)::text as syncs from pg_stat_io where object = 'wal'`
+        : `select wal_sync::text as syncs from pg_stat_wal`,
+    ),
   );
-  return { commits: Number(row!.n), walSyncs: Number(row!.syncs) };
+  return {
+    commits: Number(row!.commits),
+    rollbacks: Number(row!.rollbacks),
+    jobs: { ins: Number(row!.ins), upd: Number(row!.upd), del: Number(row!.del) },
+    walSyncs: Number(wal?.syncs ?? 0),
+  };
+}
+
+/** CPU ms per document of bench/lib/intrinsic.ts, in a process of its own with React in production mode. */
+async function intrinsicWork(): Promise<number> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/intrinsic.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((r) => proc.on('close', r));
+  if (code !== 0) throw new Error(`bench/lib/intrinsic.ts exited with ${code}`);
+  return (JSON.parse(out.trim().split('\n').at(-1)!) as { cpuMsPerDocument: number }).cpuMsPerDocument;
 }
 
 main().catch((err) => {

@@ -1,9 +1,11 @@
 /**
- * Cost of the intake's FA(3) size check (issue 13 item 3): the bound is a full build of the document with the
- * longest placeholders, so this prints its time and the bound for orders of 10, 100 and 1000 lines.
+ * Cost of the intake's FA(3) size check (issue 13 item 3, issue 33 part 2): the arithmetic estimate the intake
+ * computes for every order, and the full build with the longest placeholders it falls back to near the limit; their
+ * times and sizes for orders of 10, 100 and 1000 lines.
  * Run: npx tsx bench/fa3-size.ts [-- runs=20]
  */
 import { invoiceSizeBound } from '@/server/ksef/fa3/size';
+import { invoiceSizeEstimate } from '@/server/ksef/fa3/size-estimate';
 import type { NormalizedOrder } from '@/server/orders/types';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
 import { readArgs } from './lib/args';
@@ -35,16 +37,19 @@ for (const [n, name] of [
   [1000, 'Ż'.repeat(300)],
 ] as const) {
   const order = orderOf(n, name);
-  invoiceSizeBound(order); // warm-up
-  const times: number[] = [];
-  let size = 0;
-  for (let i = 0; i < args.runs; i++) {
-    const t0 = performance.now();
-    size = invoiceSizeBound(order);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
+  const time = (f: (o: NormalizedOrder) => number) => {
+    f(order); // warm-up
+    const times: number[] = [];
+    let size = 0;
+    for (let i = 0; i < args.runs; i++) {
+      const t0 = performance.now();
+      size = f(order);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return `${size} bytes in ${(times[Math.floor(times.length / 2)]! * 1000).toFixed(1)} µs (median)`;
+  };
   console.log(
-    `${String(n).padStart(4)} lines, name ${String(name.length).padStart(3)} chars: bound ${size} bytes, median ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+    `${String(n).padStart(4)} lines, name ${String(name.length).padStart(3)} chars: estimate ${time(invoiceSizeEstimate)}; build ${time(invoiceSizeBound)}`,
   );
 }

@@ -150,6 +150,14 @@ describe('POST /v1/invoices', () => {
       'order.lines',
     ],
     ['shipping without rate', { order: { ...base, shipping: [{ name: 'Kurier', price: '10.00' }] } }, 400, 'vat_rate_missing', 'order.shipping[0].vat_rate'],
+    // a 0.6 MB body whose FA(3) takes 3 MB: every & of the names is 5 bytes escaped (KSeF refuses over 1,000,000)
+    [
+      'FA(3) over KSeF size limit',
+      { order: { ...base, lines: Array.from({ length: 1000 }, () => ({ ...line0, name: '&'.repeat(512) })) } },
+      422,
+      'order_unprocessable',
+      'order.lines',
+    ],
   ])('%s: %i %s at %s, nothing stored', async (_name, body, status, code, param) => {
     const before = await documentCount();
     const res = await api.post('/v1/invoices', body);

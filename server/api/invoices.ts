@@ -11,7 +11,7 @@ import { listEnvelope, ZListQuery } from '@/server/http/list';
 import type { Endpoint } from '@/server/http/route';
 import { zId } from '@/server/ids';
 import { parseParams, queryObject } from '@/server/http/validate';
-import { checkInvoiceFits } from '@/server/ksef/fa3/size';
+import { checkInvoiceFits } from '@/server/ksef/fa3/size-estimate';
 import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
 import { mapShopplatformOrder } from '@/server/orders/woocommerce/map-order';

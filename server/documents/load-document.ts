@@ -10,7 +10,8 @@ const COLUMNS = Object.entries(getTableColumns(documents)).map(([key, column]) =
  * The select list built once: drizzle builds a 50-column selection anew for every query (and every `returning()`:
  * 75 µs of the 97 µs a status change's update took to build), a few ms per document.
  */
-export const DOCUMENT_COLUMNS = sql.raw(COLUMNS.map((c) => `"${c.name}"`).join(', '));
+export const DOCUMENT_COLUMN_LIST = COLUMNS.map((c) => `"${c.name}"`).join(', ');
+export const DOCUMENT_COLUMNS = sql.raw(DOCUMENT_COLUMN_LIST);
 
 /**
  * A `documents` row read with raw SQL, shaped as drizzle's select shapes it: each column's own driver mapping

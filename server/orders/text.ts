@@ -28,8 +28,8 @@ export function cleanText(text: string, max = 256): string {
 
 /**
  * The first `max` code points of `text`, which holds no unpaired surrogate (FORBIDDEN took them). Counted in
- * place: splitting into code points cost 15 µs for a 512-character non-Latin text, which the size check of every
- * new invoice builds three times (server/ksef/fa3/size.ts).
+ * place: splitting into code points cost 15 µs for a 512-character non-Latin text, and a document has three such
+ * seller texts.
  */
 function firstCodePoints(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -15,21 +15,22 @@ export const KSEF_MAX_INVOICE_BYTES = 1_000_000;
 /** `SystemInfo` of every document the service builds. */
 export const SYSTEM_INFO = 'KSeF Relay';
 
-// The longest values the service could put where the order does not decide: 512 four-byte characters per seller
-// text, a number longer than the numbering ever makes, 50-character row-id bases, a 6-digit NBP rate.
-const WIDE = '\u{1D516}'.repeat(512);
+// The longest values the service could put where the order does not decide: 512 ampersands per seller text (5 bytes
+// each escaped, more than any 4-byte character), as many in the e-mail and telephone as the builder takes, a number
+// longer than the numbering ever makes, 50-character row-id bases, a 6-digit NBP rate.
+const WIDE = '&'.repeat(512);
 const WORST_SELLER: Seller = {
   nip: '5265877635',
   name: WIDE,
   address1: WIDE,
   address2: WIDE,
-  email: `${'x'.repeat(240)}@example.pl`,
-  phone: '+48 22 123 45 67',
+  email: `${'&'.repeat(127)}@${'&'.repeat(127)}`,
+  phone: '&'.repeat(16),
   cashAccounting: true,
 };
 const WORST_NUMBER = 'X'.repeat(40);
-const WORST_ID = 'X'.repeat(50);
-const WORST_RATE = { rate: '999999.999999', date: '2049-12-31', table: `${'9'.repeat(20)}/A/NBP/2049` };
+export const WORST_ID = 'X'.repeat(50);
+export const WORST_RATE = { rate: '999999.999999', date: '2049-12-31', table: `${'9'.repeat(20)}/A/NBP/2049` };
 const LAST_DATE = '2050-01-01';
 const WORST_TIME = new Date('2050-01-01T23:59:59Z');
 
@@ -37,7 +38,7 @@ const bytes = (xml: string) => Buffer.byteLength(xml, 'utf8');
 
 // The seller's texts fill Podmiot1 alone, the same element in every invoice and correction at the same depth: the
 // bounds build the order with a short seller of the same shape and add what the longest seller texts take beyond
-// it, measured once (cleaning and escaping 1,536 astral characters was most of the check's time).
+// it, measured once (cleaning and escaping the longest seller texts was most of a build's time).
 const SHORT_SELLER: Seller = { ...WORST_SELLER, name: 'S', address1: 'A', address2: 'B', email: 'e@example.pl' };
 let sellerExtraBytes: number | undefined;
 const worstSellerExtra = () => (sellerExtraBytes ??= bytes(serializeXml(podmiot1(WORST_SELLER))) - bytes(serializeXml(podmiot1(SHORT_SELLER))));
@@ -92,28 +93,14 @@ export function correctionSizeBound(order: NormalizedOrder, earlierRefunds: read
   );
 }
 
-const tooLarge = (param: string, size: number) =>
+export const tooLarge = (param: string, size: number) =>
   new AppError(
     'order_unprocessable',
     param,
     `The FA(3) document would take up to ${size} bytes; KSeF accepts at most ${KSEF_MAX_INVOICE_BYTES}. Split the order into smaller invoices.`,
   );
 
-/**
- * What KSeF would refuse for its size (21402 in an online session, after the number is used) is refused at the API:
- * order_unprocessable with `param` at the lines. Any other build failure is left to the queue, which reports it.
- */
-export function checkInvoiceFits(order: NormalizedOrder, param: string): void {
-  let size: number;
-  try {
-    size = invoiceSizeBound(order);
-  } catch (err) {
-    if (err instanceof AppError) return;
-    throw err;
-  }
-  if (size > KSEF_MAX_INVOICE_BYTES) throw tooLarge(param, size);
-}
-
+/** The KOR's size check, before its number is used (the invoice's is size-estimate.ts checkInvoiceFits). */
 export function checkCorrectionFits(order: NormalizedOrder, earlierRefunds: readonly NormalizedRefund[], refund: NormalizedRefund, param: string): void {
   let size: number;
   try {
