@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
-import { jobKey } from '@/server/jobs/registry';
+import { jobKey, PREPARE_STEP } from '@/server/jobs/registry';
 
 /** Codes of a queued document that waits for an event (credentials saved), not for a job. */
 const WAITING_FOR_CREDENTIALS = ['ksef_not_connected', 'ksef_auth_failed'];
 // the registry's keys are a prefix and the document id (its test pins that): the query joins on them
 const SEND_KEY_PREFIX = jobKey('ksef_send', { documentId: '', accountId: '', mode: 'test' });
 const STATUS_KEY_PREFIX = jobKey('ksef_status', { documentId: '', poll: 0 });
-const PREPARE_KEY_PREFIX = jobKey('document_prepare', { documentId: '' });
+// the registry's laneKey of the document's lane
+const PREPARE_KEY = sql`${PREPARE_STEP}::text || ':' || d.account_id || ':' || d.mode::text`;
 const BATCH_KEY_PREFIX = jobKey('ksef_batch_status', { batchId: '', poll: 0 });
 
 /**
@@ -37,18 +38,22 @@ export async function resendOrphans(db: Db): Promise<{ prepare: number; send: nu
       and not exists (
         select 1 from graphile_worker.jobs j
         where j.key = case
-          when d.status = 'pending' then ${PREPARE_KEY_PREFIX} when d.ksef_invoice_ref is null then ${SEND_KEY_PREFIX} else ${STATUS_KEY_PREFIX}
-        end || d.id)
+          when d.status = 'pending' then ${PREPARE_KEY} when d.ksef_invoice_ref is null then ${SEND_KEY_PREFIX} || d.id else ${STATUS_KEY_PREFIX} || d.id
+        end)
     order by d.seq
     limit 500`);
+  const lanes = new Set<string>();
   for (const o of lost) {
     const scope = { accountId: o.account_id, mode: o.mode };
+    if (o.step === 'prepare') {
+      // one prepare step numbers the whole lane
+      const lane = jobKey('document_prepare', scope);
+      if (!lanes.has(lane)) await enqueue(db, 'document_prepare', scope);
+      lanes.add(lane);
+      continue;
+    }
     await db.transaction((tx) =>
-      o.step === 'prepare'
-        ? enqueue(tx, 'document_prepare', { documentId: o.id })
-        : o.step === 'status'
-          ? enqueue(tx, 'ksef_status', { documentId: o.id, poll: 0 })
-          : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
+      o.step === 'status' ? enqueue(tx, 'ksef_status', { documentId: o.id, poll: 0 }) : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
     );
   }
   // a closed batch's row is not written again until it is done: updated_at is the moment of its close
