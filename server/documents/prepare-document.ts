@@ -104,7 +104,7 @@ type Ready = { doc: DocumentRow; original: DocumentRow | null; order: Normalized
 async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waiting_for_plan_limit', now: Date): Promise<Preparation> {
   const doc = await loadDocument(db, documentId);
   if (!doc || doc.status !== from) return 'other';
-  const checked = await checkForNumber(db, doc, now);
+  const checked = await checkForNumber(db, doc, await checkSellerOf(db, { accountId: doc.accountId, mode: doc.mode }), now);
   if (typeof checked === 'string') return checked;
   return db.transaction((tx) => numberLocked(tx, checked, from));
 }
@@ -121,11 +121,13 @@ export const PREPARE_LANE_BOUND = 200;
  */
 export async function prepareLane(db: Db, scope: Scope, now = new Date()): Promise<void> {
   const pending = await selectDocuments(db, and(inScope(documents, scope), eq(documents.status, 'pending')), asc(documents.seq), PREPARE_LANE_BOUND + 1);
+  if (pending.length === 0) return;
+  const seller = await checkSellerOf(db, scope); // one lane, one seller
   const ready: Ready[] = [];
   let failure: unknown;
   for (const doc of pending.slice(0, PREPARE_LANE_BOUND)) {
     try {
-      const checked = await checkForNumber(db, doc, now);
+      const checked = await checkForNumber(db, doc, seller, now);
       if (typeof checked !== 'string') ready.push(checked);
     } catch (err) {
       failure ??= err;
@@ -140,11 +142,8 @@ export async function prepareLane(db: Db, scope: Scope, now = new Date()): Promi
 }
 
 /** Every check before numbering (invariant 9): the document ready for its number, or how its preparation ended. */
-async function checkForNumber(db: Db, doc: DocumentRow, now: Date): Promise<Ready | Preparation> {
-  const scope = { accountId: doc.accountId, mode: doc.mode };
+async function checkForNumber(db: Db, doc: DocumentRow, seller: Awaited<ReturnType<typeof checkSellerOf>>, now: Date): Promise<Ready | Preparation> {
   const original = doc.invoiceId ? ((await loadDocument(db, doc.invoiceId)) ?? null) : null;
-
-  const seller = await checkSellerOf(db, scope);
   if (!seller.ok) return skip(db, doc, 'seller_not_configured', seller.problem);
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');

@@ -23,8 +23,8 @@ type JobDefinition<P extends z.ZodType> = {
   lock?: (p: z.input<P>) => string;
   maxAttempts?: number;
   /**
-   * The payload is the seller lane (account, mode) and nothing more, so a waiting job of the key that runs no later
-   * already does what a new one would: enqueue keeps it instead of adding a row (one row per lane run, not per
+   * The key names all the work (a seller lane, an online session), so a waiting job of the key that runs no later
+   * already does what a new one would: enqueue keeps it instead of adding a row (one row per run, not per
    * document of a burst).
    */
   lane?: true;
@@ -49,9 +49,12 @@ export const JOBS = {
     key: (p) => `send:${p.documentId}`,
     lock: (p) => `ksef_send:${p.accountId}:${p.mode}`,
   }),
+  // one status step per online session (server/submission/poll-status.ts); kept like a lane job: a document sent
+  // into the session while its poll waits is polled with it, and never pushes that poll later
   ksef_status: job({
-    payload: ZDocumentJob.extend({ poll: z.number().int().nonnegative().default(0) }),
-    key: (p) => `status:${p.documentId}`,
+    payload: ZScopeJob.extend({ sessionRef: z.string().min(1), poll: z.number().int().nonnegative().default(0) }),
+    key: (p) => `status:${p.sessionRef}`,
+    lane: true,
   }),
   ksef_batch_status: job({
     payload: z.object({ batchId: z.string().min(1), poll: z.number().int().nonnegative().default(0) }),

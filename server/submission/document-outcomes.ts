@@ -19,6 +19,10 @@ export const enqueueSend = (tx: Tx, doc: Pick<DocumentRow, 'id' | 'accountId' | 
     },
   );
 
+/** The status job of the online session the document was sent in (one per session: job key status:<session>). */
+export const enqueueStatus = (tx: Tx, doc: Pick<DocumentRow, 'accountId' | 'mode' | 'ksefSessionRef'>, runAt?: Date) =>
+  enqueue(tx, 'ksef_status', { accountId: doc.accountId, mode: doc.mode, sessionRef: doc.ksefSessionRef!, poll: 0 }, { runAt });
+
 export async function finishDocument(db: Db, doc: DocumentRow, to: 'skipped' | 'rejected' | 'error', error: StoredError): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
     await transition(tx, locked, to, { lastError: error });
@@ -39,7 +43,7 @@ export async function requeueInTx(
   locked: DocumentRow,
   message: string,
   retryAfterSeconds?: number,
-  patch: { ksefSessionRef?: null } = {},
+  patch: { ksefSessionRef?: null; ksefInvoiceRef?: null } = {},
 ): Promise<void> {
   const attempts = locked.attempts + 1;
   await transition(tx, locked, 'queued', { ...patch, lastError: documentError('ksef_unavailable', `KSeF did not answer (${message}); retrying.`), attempts });
@@ -53,7 +57,7 @@ export async function requeueDocument(
   doc: DocumentRow,
   message: string,
   retryAfterSeconds?: number,
-  patch: { ksefSessionRef?: null } = {},
+  patch: { ksefSessionRef?: null; ksefInvoiceRef?: null } = {},
 ): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], (tx, locked) => requeueInTx(tx, locked, message, retryAfterSeconds, patch));
 }

@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { ksefBatches } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefClient } from '@/server/ksef/client';
-import { KsefUnavailableError } from '@/server/ksef/http';
+import { invoiceStatusOutcome, requestOutcome, sessionStatusOutcome } from '@/server/ksef/outcomes';
 import { getInvoiceUpo, getSessionStatus, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError } from './access-token';
 import { pollDelayMs } from './backoff';
@@ -13,10 +13,6 @@ import { requeueDocument } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
 import { accept, isOurOwnXml, reject } from './poll-status';
 
-const PROCESSING = new Set([100, 150, 170]);
-/** Session codes after which the invoice list holds a result per invoice (README §8). */
-const WITH_RESULTS = new Set([200, 445]);
-const DUPLICATE = 440;
 const UPO_CONCURRENCY = 16;
 /** KSeF processed nothing of the document in that session: it may go into a new batch. */
 const NOT_SENT = { ksefSessionRef: null };
@@ -39,9 +35,10 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     const token = await accessTokenFor(db, scope, client, loaded);
     const session = await getSessionStatus(client, token, batch.referenceNumber);
     const code = session.status.code;
-    if (PROCESSING.has(code)) return again(db, batchId, poll, pollDelayMs(age));
+    const sessionOutcome = sessionStatusOutcome(code);
+    if (sessionOutcome === 'processing') return again(db, batchId, poll, pollDelayMs(age));
     const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
-    if (!WITH_RESULTS.has(code)) {
+    if (sessionOutcome === 'failed') {
       await finish(db, batchId, code);
       for (const m of members)
         await requeueDocument(db, m.doc, `batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`, undefined, NOT_SENT);
@@ -58,14 +55,15 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
         await requeueDocument(db, m.doc, `not in the invoice list of batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
         continue;
       }
-      const c = inv.status.code;
-      if (PROCESSING.has(c)) pending++;
-      else if (c === 200 && inv.ksefNumber) accepted.push({ m, inv });
-      else if (c === DUPLICATE) {
+      const outcome = invoiceStatusOutcome(inv.status, inv.ksefNumber);
+      if (outcome.kind === 'processing') pending++;
+      else if (outcome.kind === 'accepted') accepted.push({ m, inv });
+      else if (outcome.kind === 'duplicate') {
         const original = inv.status.extensions?.originalKsefNumber;
         if (original && (await isOurOwnXml(client, token, original, m.doc))) await accept(db, m.doc, original, null, { ksefInvoiceRef: inv.referenceNumber });
         else await reject(db, m.doc, 'ksef_duplicate_number', inv, { ksefInvoiceRef: inv.referenceNumber });
-      } else await reject(db, m.doc, 'ksef_rejected', inv, { ksefInvoiceRef: inv.referenceNumber });
+      } else if (outcome.kind === 'retry') await requeueDocument(db, m.doc, outcome.message, undefined, NOT_SENT);
+      else await reject(db, m.doc, 'ksef_rejected', inv, { ksefInvoiceRef: inv.referenceNumber });
     }
     await forEachLimited(accepted, UPO_CONCURRENCY, async ({ m, inv }) => {
       const upo = await downloadUpo(client, token, batch.referenceNumber!, inv);
@@ -74,8 +72,9 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     if (pending > 0) return again(db, batchId, poll, pollDelayMs(age));
     await finish(db, batchId, code);
   } catch (err) {
-    if (err instanceof KsefUnavailableError) return again(db, batchId, poll, pollDelayMs(age, err.retryAfterSeconds));
     if (err instanceof CredentialRefusedError) return again(db, batchId, poll, 60_000);
+    const outcome = requestOutcome(err);
+    if (outcome?.kind === 'retry' || outcome?.kind === 'throttled') return again(db, batchId, poll, pollDelayMs(age, outcome.retryAfterSeconds));
     throw err;
   }
 }
