@@ -27,17 +27,17 @@ const job = async (key: string) =>
 
 test('a job the database failed runs again in seconds without counting an attempt; any other failure counts one', async () => {
   await t.db().transaction(async (tx) => {
-    await enqueue(tx, 'ksef_status', { documentId: 'inv_dbdown', poll: 3 });
+    await enqueue(tx, 'ksef_status', { accountId: 'acct_dbdown', mode: 'test', sessionRef: 'S-dbdown', poll: 3 });
     await enqueue(tx, 'pdf_render', { documentId: 'inv_broken' });
   });
   const lostConnection = createTaskList(failingDb('CONNECTION_CLOSED'));
   await runOnce({ connectionString: t.url(), taskList: { ksef_status: lostConnection.ksef_status! } });
-  const retried = await job('status:inv_dbdown');
+  const retried = await job('status:S-dbdown');
   expect(retried).toMatchObject({ attempts: 0, last_error: null });
   expect(retried!.in_s).toBeGreaterThan(2);
   expect(retried!.in_s).toBeLessThan(6);
-  const payload = await t.db().execute<{ payload: unknown }>(sql`select payload from graphile_worker._private_jobs where key = 'status:inv_dbdown'`);
-  expect(payload[0]!.payload).toEqual({ documentId: 'inv_dbdown', poll: 3 });
+  const payload = await t.db().execute<{ payload: unknown }>(sql`select payload from graphile_worker._private_jobs where key = 'status:S-dbdown'`);
+  expect(payload[0]!.payload).toEqual({ accountId: 'acct_dbdown', mode: 'test', sessionRef: 'S-dbdown', poll: 3 });
 
   const badStatement = createTaskList(failingDb('42P01'));
   await runOnce({ connectionString: t.url(), taskList: { pdf_render: badStatement.pdf_render! } });

@@ -8,16 +8,20 @@ import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { startWeb, type RunningProcess } from '@/test/web';
 import { enableLive } from '@/server/accounts/account-settings';
+import type { Scope } from '@/server/db/scope';
+import { jobKey } from '@/server/jobs/registry';
 
 const t = useTestDatabase();
 let web: RunningProcess;
 let api: ReturnType<typeof apiClient>;
 let live: ReturnType<typeof apiClient>;
+let scope: Scope;
 const fixtures = path.resolve(process.cwd(), '../shared/domain/fixtures');
 
 beforeAll(async () => {
   web = await startWeb({ DATABASE_URL: t.url() });
   const acct = await createTestAccount(t.db());
+  scope = acct.testScope;
   await enableLive(t.db(), acct.accountId);
   api = apiClient(web.url, acct.testKey);
   live = apiClient(web.url, acct.liveKey);
@@ -35,6 +39,7 @@ const refund = (overrides: Record<string, unknown> = {}) => ({
 describe('POST /v1/invoices/{id}/corrections', () => {
   test('201 with a pending correction of spec 2.2; the invoice lists it; its job is enqueued', async () => {
     const inv = await newInvoice();
+    await t.db().execute(sql`delete from graphile_worker._private_jobs`); // the invoice's own prepare job
     const r = refund();
     const res = await api.post(`/v1/invoices/${inv.id}/corrections`, { refund: r });
     expect(res.status).toBe(201);
@@ -53,7 +58,7 @@ describe('POST /v1/invoices/{id}/corrections', () => {
     const again = await api.get(`/v1/invoices/${inv.id}`);
     expect(again.body.corrections.map((c: { id: string }) => c.id)).toEqual([res.body.id]);
     expect((await api.get(`/v1/invoices/${res.body.id}`)).body).toEqual(res.body);
-    const jobs = await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${`prepare:${res.body.id}`}`);
+    const jobs = await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${jobKey('document_prepare', scope)}`);
     expect(jobs).toHaveLength(1);
   });
 

@@ -8,6 +8,7 @@ import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { startWeb, type RunningProcess } from '@/test/web';
 import { enableLive } from '@/server/accounts/account-settings';
+import { jobKey } from '@/server/jobs/registry';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { parseOrderInput } from '@/server/orders/order-schema';
 
@@ -32,6 +33,7 @@ const documentCount = async () => (await t.db().execute<{ n: number }>(sql`selec
 describe('POST /v1/invoices', () => {
   test('answers 201 with the pending invoice of spec 2.1 and enqueues document_prepare in the same transaction', async () => {
     const order = paidOrder();
+    await t.db().execute(sql`delete from graphile_worker._private_jobs`); // an earlier request's lane job
     const res = await api.post('/v1/invoices', { order });
     expect(res.status).toBe(201);
     expect(res.headers.get('request-id')).toMatch(/^req_/);
@@ -79,7 +81,7 @@ describe('POST /v1/invoices', () => {
     const jobs = await t
       .db()
       .execute<{ n: number }>(
-        sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'document_prepare' and key = ${`prepare:${inv.id}`}`,
+        sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'document_prepare' and key = ${jobKey('document_prepare', { accountId, mode: 'test' })}`,
       );
     expect(jobs[0]!.n).toBe(1);
     const stored = await t

@@ -75,7 +75,7 @@ export async function createCorrectionDocument(
       .update(documents)
       .set({ updatedAt: sql`now()` })
       .where(eq(documents.id, invoice.id)); // its corrections array changed
-    await enqueue(tx, 'document_prepare', { documentId: inserted.id });
+    await enqueue(tx, 'document_prepare', scope);
     return { document: inserted, created: true };
   });
 }

@@ -31,10 +31,10 @@ export async function loadDocument(db: DbOrTx, id: string): Promise<DocumentRow 
   return raw && documentFromSql(raw);
 }
 
-/** Documents matching `where`, a drizzle condition on `documents` (scope it: invariant 5), in `orderBy`'s order. */
-export async function selectDocuments(db: DbOrTx, where: SQL | undefined, orderBy?: SQL): Promise<DocumentRow[]> {
+/** Documents matching `where`, a drizzle condition on `documents` (scope it: invariant 5), in `orderBy`'s order, at most `limit`. */
+export async function selectDocuments(db: DbOrTx, where: SQL | undefined, orderBy?: SQL, limit?: number): Promise<DocumentRow[]> {
   const rows = await db.execute<Record<string, unknown>>(
-    sql`select ${DOCUMENT_COLUMNS} from ${documents} where ${where ?? sql`false`}${orderBy ? sql` order by ${orderBy}` : sql``}`,
+    sql`select ${DOCUMENT_COLUMNS} from ${documents} where ${where ?? sql`false`}${orderBy ? sql` order by ${orderBy}` : sql``}${limit === undefined ? sql`` : sql` limit ${limit}`}`,
   );
   return rows.map(documentFromSql);
 }

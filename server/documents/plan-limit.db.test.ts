@@ -13,6 +13,7 @@ import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema'
 import { createCorrectionDocument } from '@/server/corrections/create-correction';
 import { createInvoiceDocument } from './create-invoice';
 import { releasePlanLimited } from './prepare-document';
+import { jobKey } from '@/server/jobs/registry';
 
 /**
  * Live-mode plan limits through the real worker, which here runs only numbering and plan_release: the live
@@ -124,7 +125,10 @@ test('a correction of an invoice held by the plan limit waits unnumbered; it is 
   const refund = parseRefundInput({ external_id: 'r-held', lines: [{ name: 'Książka', sku: 'KS-7', quantity: 1, unit_price: '39.90', vat_rate: '5' }] });
   const correction = (await createCorrectionDocument(t.db(), live, invoice, refund)).document.id;
   // its prepare step ran and left it: no KOR number before the invoice has its FV number (invariant 9)
-  await waitFor(async () => (await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${`prepare:${correction}`}`)).length === 0, 20_000);
+  await waitFor(
+    async () => (await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${jobKey('document_prepare', live)}`)).length === 0,
+    20_000,
+  );
   expect((await states(live)).map((r) => [r.status, r.number])).toEqual([
     ['waiting_for_plan_limit', null],
     ['pending', null],

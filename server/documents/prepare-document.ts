@@ -21,7 +21,7 @@ import { checkSellerOf } from './seller';
 import { checkBeforeNumber } from './check-before-number';
 import { transition } from './transition';
 import { addWarnings } from './warnings';
-import { loadDocument } from './load-document';
+import { loadDocument, lockDocument, selectDocuments } from './load-document';
 
 type Prepared = { exchangeRate: { rate: string; date: string; table: string } | null; currency: string; buyerNip: string; orderNumber: string };
 
@@ -98,13 +98,52 @@ async function planVerdict(tx: Tx, doc: DocumentRow, period: string): Promise<'g
   return used < limit ? 'behind' : 'wait';
 }
 
+/** A document every check before numbering passed (invariant 9), with what its numbering records. */
+type Ready = { doc: DocumentRow; original: DocumentRow | null; order: NormalizedOrder; prepared: Prepared; issueDate: string };
+
 async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waiting_for_plan_limit', now: Date): Promise<Preparation> {
   const doc = await loadDocument(db, documentId);
   if (!doc || doc.status !== from) return 'other';
-  const scope = { accountId: doc.accountId, mode: doc.mode };
-  const original = doc.invoiceId ? await loadDocument(db, doc.invoiceId) : null;
+  const checked = await checkForNumber(db, doc, await checkSellerOf(db, { accountId: doc.accountId, mode: doc.mode }), now);
+  if (typeof checked === 'string') return checked;
+  return db.transaction((tx) => numberLocked(tx, checked, from));
+}
 
-  const seller = await checkSellerOf(db, scope);
+/** How many pending documents one step of a lane numbers; more are left to the lane's next step. */
+export const PREPARE_LANE_BOUND = 200;
+
+/**
+ * document_prepare for a seller lane (DESIGN pipeline): every pending document of the lane, oldest first, is
+ * checked as prepareDocument checks one; those that pass are numbered in ONE transaction (counter, numbers,
+ * `queued` and their send jobs commit together: invariant 1). A document that fails a check is skipped, ends in
+ * error or waits exactly as alone; one whose check failed (NBP down, a fault) stays pending and the step fails
+ * after numbering the others, so graphile-worker retries the lane with its back-off.
+ */
+export async function prepareLane(db: Db, scope: Scope, now = new Date()): Promise<void> {
+  const pending = await selectDocuments(db, and(inScope(documents, scope), eq(documents.status, 'pending')), asc(documents.seq), PREPARE_LANE_BOUND + 1);
+  if (pending.length === 0) return;
+  const seller = await checkSellerOf(db, scope); // one lane, one seller
+  const ready: Ready[] = [];
+  let failure: unknown;
+  for (const doc of pending.slice(0, PREPARE_LANE_BOUND)) {
+    try {
+      const checked = await checkForNumber(db, doc, seller, now);
+      if (typeof checked !== 'string') ready.push(checked);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  if (ready.length)
+    await db.transaction(async (tx) => {
+      for (const r of ready) await numberLocked(tx, r, 'pending');
+    });
+  if (pending.length > PREPARE_LANE_BOUND) await enqueue(db, 'document_prepare', scope);
+  if (failure) throw failure;
+}
+
+/** Every check before numbering (invariant 9): the document ready for its number, or how its preparation ended. */
+async function checkForNumber(db: Db, doc: DocumentRow, seller: Awaited<ReturnType<typeof checkSellerOf>>, now: Date): Promise<Ready | Preparation> {
+  const original = doc.invoiceId ? ((await loadDocument(db, doc.invoiceId)) ?? null) : null;
   if (!seller.ok) return skip(db, doc, 'seller_not_configured', seller.problem);
   if (original && (original.status === 'skipped' || original.status === 'error')) return skip(db, doc, 'original_not_invoiced');
   if (original?.status === 'rejected') return skip(db, doc, 'original_rejected');
@@ -128,40 +167,46 @@ async function prepareFrom(db: Db, documentId: string, from: 'pending' | 'waitin
   const issueDate = warsawDate(now.toISOString());
   const unbuildable = await checkPrepared(db, { doc, original, order, seller: seller.seller, exchangeRate, issueDate, now });
   if (unbuildable) return fail(db, doc, unbuildable);
+  return { doc, original, order, prepared, issueDate };
+}
 
-  let outcome: Preparation = 'other';
-  await withLockedDocument(db, doc.id, [from], async (tx, locked) => {
-    const verdict = await planVerdict(tx, locked, periodOf(issueDate));
-    if (verdict !== 'go') {
-      if (locked.status === 'pending') await transition(tx, locked, 'waiting_for_plan_limit', { lastError: documentError('plan_limit_reached') });
-      if (verdict === 'behind') await enqueue(tx, 'plan_release', scope, { runAt: new Date(Date.now() + 2_000) });
-      outcome = 'waiting';
-      return;
-    }
-    const totals =
-      locked.kind === 'invoice'
-        ? computeTotals(order)
-        : computeCorrection(order, await earlierRefunds(tx, original!.id, locked.seq), ZNormalizedRefund.parse(locked.input));
-    const series = seriesOf(locked.kind);
-    const n = await takeNextNumber(tx, scope, series, periodOf(issueDate));
-    const queued = await transition(tx, locked, 'queued', {
-      number: formatNumber(series, periodOf(issueDate), n),
-      issueDate,
-      totalGrossGrosze: totals.grossGrosze,
-      totalNetGrosze: totals.netGrosze,
-      totalVatGrosze: totals.vatGrosze,
-      currency: prepared.currency,
-      buyerNip: prepared.buyerNip,
-      buyerName: order.buyer.name,
-      orderNumber: prepared.orderNumber,
-      exchangeRate: prepared.exchangeRate,
-      lastError: null,
-    });
-    if (locked.kind === 'invoice') await addWarnings(tx, queued, invoiceWarnings(order, issueDate));
-    await enqueue(tx, 'ksef_send', { documentId: locked.id, ...scope });
-    outcome = 'numbered';
+/**
+ * In the caller's transaction, under the document's row lock and only while it is still `from`: the plan limit
+ * (live), then the number, `queued` and the lane's send job (invariant 1).
+ */
+async function numberLocked(tx: Tx, ready: Ready, from: 'pending' | 'waiting_for_plan_limit'): Promise<Preparation> {
+  const { order, original, prepared, issueDate } = ready;
+  const locked = await lockDocument(tx, ready.doc.id);
+  if (!locked || locked.status !== from) return 'other';
+  const scope = { accountId: locked.accountId, mode: locked.mode };
+  const verdict = await planVerdict(tx, locked, periodOf(issueDate));
+  if (verdict !== 'go') {
+    if (locked.status === 'pending') await transition(tx, locked, 'waiting_for_plan_limit', { lastError: documentError('plan_limit_reached') });
+    if (verdict === 'behind') await enqueue(tx, 'plan_release', scope, { runAt: new Date(Date.now() + 2_000) });
+    return 'waiting';
+  }
+  const totals =
+    locked.kind === 'invoice'
+      ? computeTotals(order)
+      : computeCorrection(order, await earlierRefunds(tx, original!.id, locked.seq), ZNormalizedRefund.parse(locked.input));
+  const series = seriesOf(locked.kind);
+  const n = await takeNextNumber(tx, scope, series, periodOf(issueDate));
+  const queued = await transition(tx, locked, 'queued', {
+    number: formatNumber(series, periodOf(issueDate), n),
+    issueDate,
+    totalGrossGrosze: totals.grossGrosze,
+    totalNetGrosze: totals.netGrosze,
+    totalVatGrosze: totals.vatGrosze,
+    currency: prepared.currency,
+    buyerNip: prepared.buyerNip,
+    buyerName: order.buyer.name,
+    orderNumber: prepared.orderNumber,
+    exchangeRate: prepared.exchangeRate,
+    lastError: null,
   });
-  return outcome;
+  if (locked.kind === 'invoice') await addWarnings(tx, queued, invoiceWarnings(order, issueDate));
+  await enqueue(tx, 'ksef_send', { documentId: locked.id, ...scope });
+  return 'numbered';
 }
 
 /** checkBeforeNumber with what the send step will build from: for a correction, its original as far as it is known. */

@@ -39,7 +39,7 @@ export async function retryDocument(db: Db, scope: Scope, id: string): Promise<D
       return queued;
     }
     const pending = await transition(tx, doc, 'pending', { lastError: null });
-    await enqueue(tx, 'document_prepare', { documentId: doc.id });
+    await enqueue(tx, 'document_prepare', scope);
     return pending;
   });
 }

@@ -23,6 +23,28 @@ test('enqueueing a waiting key replaces its row by a new one, so a completion by
   expect(await rows('pdf:inv_again')).toHaveLength(1);
 });
 
+test('a lane job is kept while one waits unfetched and due no later; one due later, or fetched before, is replaced', async () => {
+  const lane = { accountId: 'acct_lane', mode: 'test' as const };
+  const key = 'prepare:acct_lane:test';
+  await t.db().transaction((tx) => enqueue(tx, 'document_prepare', lane));
+  const [first] = await rows(key);
+  await t.db().transaction((tx) => enqueue(tx, 'document_prepare', lane));
+  await t.db().transaction((tx) => enqueue(tx, 'document_prepare', lane, { runAt: new Date(Date.now() + 60_000) }));
+  expect((await rows(key)).map((r) => r.id)).toEqual([first!.id]); // a burst adds no rows
+  // due later than asked: replaced, so the work is not put off
+  await t.db().execute(sql`update graphile_worker._private_jobs set run_at = now() + interval '1 hour' where id = ${first!.id}::bigint`);
+  await t.db().transaction((tx) => enqueue(tx, 'document_prepare', lane));
+  const [sooner] = await rows(key);
+  expect(sooner!.id).not.toBe(first!.id);
+  expect(new Date(sooner!.run_at).getTime()).toBeLessThanOrEqual(Date.now());
+  // fetched once (a runner's row its lock was released from): replaced, so that runner's completion cannot delete the work
+  await t.db().execute(sql`update graphile_worker._private_jobs set attempts = 1 where id = ${sooner!.id}::bigint`);
+  await t.db().transaction((tx) => enqueue(tx, 'document_prepare', lane));
+  const after = await rows(key);
+  expect(after).toHaveLength(1);
+  expect(after[0]!.id).not.toBe(sooner!.id);
+});
+
 test('a job locked for over 30 s under a live id with nothing running here is a leak; one still running is not', async () => {
   await t.db().transaction((tx) => enqueue(tx, 'pdf_render', { documentId: 'inv_leak' }));
   const [job] = await rows('pdf:inv_leak');

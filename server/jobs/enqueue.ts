@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { textArray } from '@/server/db/text-array';
-import { JOBS, jobKey, jobLock, parsePayload, type JobInput, type TaskName } from './registry';
+import { isLaneJob, JOBS, jobKey, jobLock, parsePayload, type JobInput, type TaskName } from './registry';
 
 export type JobOptions = { runAt?: Date; priority?: number };
 
@@ -14,17 +14,26 @@ export type JobOptions = { runAt?: Date; priority?: number };
  * a job by deleting its row by id, so a job that re-enqueues its own key after its lock was released (a runner
  * given up on while its code still ran) would otherwise see its successor deleted by its own completion. A
  * running job of the key keeps running, without its key and without retries (graphile-worker's rule).
+ *
+ * A lane job (registry `lane`) is not added when a job of its key waits, never fetched yet (attempts 0: not a
+ * runner's own row released under it), due no later: that job does the same work, and a burst of one seller adds
+ * one row per lane run instead of one per document.
  */
 export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: JobInput<T>, o: JobOptions = {}): Promise<void> {
   const payload = parsePayload(task, input);
   const def: { maxAttempts?: number } = JOBS[task];
   const key = jobKey(task, input);
   const lock = jobLock(task, input);
-  await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text))
+  const runAt = o.runAt?.toISOString() ?? null;
+  const waiting = isLaneJob(task)
+    ? sql`where not exists (select 1 from graphile_worker.jobs where key = ${key}::text and locked_at is null and attempts = 0
+        and run_at <= coalesce(${runAt}::timestamptz, now()))`
+    : sql``;
+  await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text) ${waiting})
   select graphile_worker.add_job(
     ${task}::text,
     ${JSON.stringify(payload)}::json,
-    run_at := ${o.runAt?.toISOString() ?? null}::timestamptz,
+    run_at := ${runAt}::timestamptz,
     max_attempts := ${def.maxAttempts ?? 25}::int,
     job_key := ${key}::text,
     priority := ${o.priority ?? 0}::int,

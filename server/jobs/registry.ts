@@ -22,15 +22,26 @@ type JobDefinition<P extends z.ZodType> = {
    */
   lock?: (p: z.input<P>) => string;
   maxAttempts?: number;
+  /**
+   * The key names all the work (a seller lane, an online session), so a waiting job of the key that runs no later
+   * already does what a new one would: enqueue keeps it instead of adding a row (one row per run, not per
+   * document of a burst).
+   */
+  lane?: true;
 };
 const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
+
+/** The key of a seller lane's step: `<step>:<account>:<mode>` (laneKeySql builds the same in SQL). */
+export const laneKey = (step: string, p: { accountId: string; mode: string }): string => `${step}:${p.accountId}:${p.mode}`;
+export const PREPARE_STEP = 'prepare';
 
 /**
  * Every task of the worker (plain identifiers: graphile-worker's folder rules, DESIGN.md) with its payload and job
  * key. `enqueue` derives the key from here, and the worker's task list must cover exactly these names.
  */
 export const JOBS = {
-  document_prepare: job({ payload: ZDocumentJob, key: (p) => `prepare:${p.documentId}` }),
+  // one step numbers every pending document of a seller lane (server/documents/prepare-lane.ts)
+  document_prepare: job({ payload: ZScopeJob, key: (p) => laneKey(PREPARE_STEP, p), lane: true }),
   // one send step per seller at a time (server/submission/sending-turn.ts); `busy` counts the times this document
   // found its seller's turn taken, which spaces its next tries
   ksef_send: job({
@@ -38,9 +49,12 @@ export const JOBS = {
     key: (p) => `send:${p.documentId}`,
     lock: (p) => `ksef_send:${p.accountId}:${p.mode}`,
   }),
+  // one status step per online session (server/submission/poll-status.ts); kept like a lane job: a document sent
+  // into the session while its poll waits is polled with it, and never pushes that poll later
   ksef_status: job({
-    payload: ZDocumentJob.extend({ poll: z.number().int().nonnegative().default(0) }),
-    key: (p) => `status:${p.documentId}`,
+    payload: ZScopeJob.extend({ sessionRef: z.string().min(1), poll: z.number().int().nonnegative().default(0) }),
+    key: (p) => `status:${p.sessionRef}`,
+    lane: true,
   }),
   ksef_batch_status: job({
     payload: z.object({ batchId: z.string().min(1), poll: z.number().int().nonnegative().default(0) }),
@@ -107,6 +121,9 @@ export const jobKey = <T extends TaskName>(task: T, payload: JobInput<T>): strin
 
 export const jobLock = <T extends TaskName>(task: T, payload: JobInput<T>): string | undefined =>
   (JOBS[task] as { lock?: (p: JobInput<T>) => string }).lock?.(payload);
+
+/** Whether the task's payload is its seller lane (see JobDefinition.lane). */
+export const isLaneJob = (task: TaskName): boolean => (JOBS[task] as { lane?: true }).lane === true;
 
 /** Whether the task's steps run under a worker lock. */
 export const hasJobLock = (task: string): boolean => task in JOBS && 'lock' in JOBS[task as TaskName];

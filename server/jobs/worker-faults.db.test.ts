@@ -56,7 +56,9 @@ const stragglers = (ids: string[]) =>
       b.id as batch, b.status as batch_status,
       (select json_agg(json_build_object('key', j.key, 'attempts', j.attempts, 'max', j.max_attempts, 'locked_by', j.locked_by,
          'run_in_s', extract(epoch from j.run_at - now())::int, 'error', j.last_error))
-       from graphile_worker._private_jobs j where j.key like '%:' || d.id or j.key = 'batch:' || b.id) as jobs
+       from graphile_worker._private_jobs j
+       where j.key like '%:' || d.id or j.key = 'batch:' || b.id or j.key = 'status:' || d.ksef_session_ref
+         or j.key = 'prepare:' || d.account_id || ':' || d.mode) as jobs
     from documents d
     left join ksef_batch_documents bd on bd.document_id = d.id
     left join ksef_batches b on b.id = bd.batch_id and b.reference_number = d.ksef_session_ref

@@ -3,7 +3,8 @@ import { inScope, type Scope } from '@/server/db/scope';
 import { ksefTokens } from '@/server/db/schema';
 import { authenticate, KsefAuthError, refreshAccessToken, type KsefTokens } from '@/server/ksef/auth';
 import type { KsefClient } from '@/server/ksef/client';
-import { KsefApiError } from '@/server/ksef/http';
+import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
+import { authStatusOutcome } from '@/server/ksef/outcomes';
 import { reportFailure } from '@/server/observability/failures';
 import { recordConnectionCheck, type LoadedCredential } from '@/server/ksef-credentials/credentials';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
@@ -43,6 +44,8 @@ export async function accessTokenFor(db: Db, scope: Scope, client: KsefClient, l
   try {
     tokens = await authenticate(client, loaded.credential);
   } catch (err) {
+    // KSeF cancelled the authentication itself (outcome table): tried again later, the credential is not refused
+    if (err instanceof KsefAuthError && authStatusOutcome(err.statusCode) === 'retry') throw new KsefUnavailableError(err.message);
     if (err instanceof KsefAuthError || (err instanceof KsefApiError && err.status < 500)) {
       await recordConnectionCheck(db, scope, loaded.version, err.message);
       reportFailure('ksef_auth_failed', { ...scope, environment: loaded.environment, credentialVersion: loaded.version, error: err.message });

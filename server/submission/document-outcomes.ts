@@ -19,6 +19,10 @@ export const enqueueSend = (tx: Tx, doc: Pick<DocumentRow, 'id' | 'accountId' | 
     },
   );
 
+/** The status job of the online session the document was sent in (one per session: job key status:<session>). */
+export const enqueueStatus = (tx: Tx, doc: Pick<DocumentRow, 'accountId' | 'mode' | 'ksefSessionRef'>, runAt?: Date) =>
+  enqueue(tx, 'ksef_status', { accountId: doc.accountId, mode: doc.mode, sessionRef: doc.ksefSessionRef!, poll: 0 }, { runAt });
+
 export async function finishDocument(db: Db, doc: DocumentRow, to: 'skipped' | 'rejected' | 'error', error: StoredError): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
     await transition(tx, locked, to, { lastError: error });

@@ -3,7 +3,7 @@ import type { Db } from '@/server/db/client';
 import { ksefBatches } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefClient } from '@/server/ksef/client';
-import { KsefUnavailableError } from '@/server/ksef/http';
+import { invoiceStatusOutcome, requestOutcome, sessionStatusOutcome } from '@/server/ksef/outcomes';
 import { getInvoiceUpo, getSessionStatus, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError } from './access-token';
 import { pollDelayMs } from './backoff';
@@ -11,16 +11,11 @@ import { batchDocuments } from './batch-state';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { NOT_SENT, requeueDocument } from './document-outcomes';
 import { ksefClientFor } from './ksef-clients';
-import { accept, CANCELLED_BY_SYSTEM, isOurOwnXml, reject, settleGone } from './poll-status';
-import { isGone } from './reconcile-gone';
+import { accept, goneOr, isOurOwnXml, reject, settleGone } from './poll-status';
 
-const PROCESSING = new Set([100, 150, 170]);
-/** Session codes after which the invoice list holds a result per invoice (README §8). */
-const WITH_RESULTS = new Set([200, 445]);
-const DUPLICATE = 440;
+const UPO_CONCURRENCY = 16;
 /** Recorded as the batch's session code when KSeF no longer keeps its status (410). */
 const GONE = 410;
-const UPO_CONCURRENCY = 16;
 
 /**
  * ksef_batch_status: waits for the closed batch session to finish, then maps the session's invoice list back to
@@ -38,18 +33,17 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
-    const session = await getSessionStatus(client, token, batch.referenceNumber).catch((err: unknown) => {
-      if (isGone(err)) return 'gone' as const;
-      throw err;
-    });
-    if (session !== 'gone' && PROCESSING.has(session.status.code)) return again(db, batchId, poll, pollDelayMs(age));
-    const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
+    const session = await getSessionStatus(client, token, batch.referenceNumber).catch(goneOr);
     if (session === 'gone') {
+      const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
       for (const m of members) await settleGone(db, client, token, m.doc);
       return finish(db, batchId, GONE);
     }
     const code = session.status.code;
-    if (!WITH_RESULTS.has(code)) {
+    const sessionOutcome = sessionStatusOutcome(code);
+    if (sessionOutcome === 'processing') return again(db, batchId, poll, pollDelayMs(age));
+    const members = (await batchDocuments(db, batchId)).filter((m) => m.doc.status === 'sending' && m.doc.ksefSessionRef === batch.referenceNumber);
+    if (sessionOutcome === 'failed') {
       await finish(db, batchId, code);
       for (const m of members)
         await requeueDocument(db, m.doc, `batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`, undefined, NOT_SENT);
@@ -66,16 +60,15 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
         await requeueDocument(db, m.doc, `not in the invoice list of batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
         continue;
       }
-      const c = inv.status.code;
-      if (PROCESSING.has(c)) pending++;
-      else if (c === 200 && inv.ksefNumber) accepted.push({ m, inv });
-      else if (c === CANCELLED_BY_SYSTEM)
-        await requeueDocument(db, m.doc, `KSeF cancelled the processing in batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
-      else if (c === DUPLICATE) {
+      const outcome = invoiceStatusOutcome(inv.status, inv.ksefNumber);
+      if (outcome.kind === 'processing') pending++;
+      else if (outcome.kind === 'accepted') accepted.push({ m, inv });
+      else if (outcome.kind === 'duplicate') {
         const original = inv.status.extensions?.originalKsefNumber;
         if (original && (await isOurOwnXml(client, token, original, m.doc))) await accept(db, m.doc, original, null, { ksefInvoiceRef: inv.referenceNumber });
         else await reject(db, m.doc, 'ksef_duplicate_number', inv, { ksefInvoiceRef: inv.referenceNumber });
-      } else await reject(db, m.doc, 'ksef_rejected', inv, { ksefInvoiceRef: inv.referenceNumber });
+      } else if (outcome.kind === 'retry') await requeueDocument(db, m.doc, outcome.message, undefined, NOT_SENT);
+      else await reject(db, m.doc, 'ksef_rejected', inv, { ksefInvoiceRef: inv.referenceNumber });
     }
     await forEachLimited(accepted, UPO_CONCURRENCY, async ({ m, inv }) => {
       const upo = await downloadUpo(client, token, batch.referenceNumber!, inv);
@@ -84,8 +77,9 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     if (pending > 0) return again(db, batchId, poll, pollDelayMs(age));
     await finish(db, batchId, code);
   } catch (err) {
-    if (err instanceof KsefUnavailableError) return again(db, batchId, poll, pollDelayMs(age, err.retryAfterSeconds));
     if (err instanceof CredentialRefusedError) return again(db, batchId, poll, 60_000);
+    const outcome = requestOutcome(err);
+    if (outcome?.kind === 'retry' || outcome?.kind === 'throttled') return again(db, batchId, poll, pollDelayMs(age, outcome.retryAfterSeconds));
     throw err;
   }
 }

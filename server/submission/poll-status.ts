@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
+import { inScope } from '@/server/db/scope';
+import { documents } from '@/server/db/schema';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
 import { withLockedDocument } from '@/server/documents/locked';
@@ -7,62 +9,105 @@ import { offlineAcceptancePatch } from '@/server/documents/offline';
 import { transition } from '@/server/documents/transition';
 import { randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
+import type { JobPayload } from '@/server/jobs/registry';
 import type { KsefClient } from '@/server/ksef/client';
-import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
-import { getInvoiceStatus, getInvoiceUpo, type InvoiceStatus } from '@/server/ksef/online-session';
-import { accessTokenFor, CredentialRefusedError } from './access-token';
-import { pollDelayMs } from './backoff';
+import { KsefApiError } from '@/server/ksef/http';
+import { invoiceStatusOutcome, requestOutcome } from '@/server/ksef/outcomes';
+import { getInvoiceStatus, getInvoiceUpo, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
+import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { NOT_SENT, requeueDocument } from './document-outcomes';
-import { findOurInvoice, GONE_NOT_FOUND, isGone } from './reconcile-gone';
+import { findOurInvoice, GONE_NOT_FOUND } from './reconcile-gone';
+import { pollDelayMs } from './backoff';
 import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
 import { ksefClientFor } from './ksef-clients';
-import { loadDocument } from '@/server/documents/load-document';
+import { selectDocuments } from '@/server/documents/load-document';
 
-const PROCESSING = new Set([100, 150]);
-const DUPLICATE = 440;
-/** "Operation cancelled by the system, try again" (OpenAPI invoice status table): KSeF kept nothing, so send again. */
-export const CANCELLED_BY_SYSTEM = 550;
+/** From this many undecided documents on, a poll reads the session's invoice list (a few requests per 1,000) instead of one status each. */
+const LIST_FROM = 4;
 
 /**
- * ksef_status (DESIGN pipeline): polls KSeF for the sent invoice until it is final. Accepted: KSeF number and UPO
- * stored, event, PDF job. Rejected: ksef_rejected, or ksef_duplicate_number for 440 unless the original KSeF
- * holds is our own XML (same hash), which is reconciled to accepted with that number (invariant 4).
+ * ksef_status (DESIGN pipeline), one job per online session: polls KSeF for the session's sent documents until each
+ * is final, through the outcome table (server/ksef/outcomes.ts). Few undecided documents are asked for one by one
+ * (invoiceStatus budget), more through the session's invoice list, so that a burst costs a few requests, not one
+ * per document. Accepted: KSeF number and UPO stored, event, PDF job. Rejected: ksef_rejected, or
+ * ksef_duplicate_number for 440 unless the original KSeF holds is our own XML (same hash), reconciled to accepted
+ * with that number (invariant 4). Cancelled by KSeF (550): queued again for a new session.
  */
-export async function pollDocumentStatus(db: Db, documentId: string, poll: number): Promise<void> {
-  const doc = await loadDocument(db, documentId);
-  if (!doc || doc.status !== 'sending' || !doc.ksefInvoiceRef || !doc.ksefSessionRef) return;
-  const scope = { accountId: doc.accountId, mode: doc.mode };
-  // read only when the document is polled again: most are decided at their first poll
-  const age = () => waitingMs(db, doc.id);
+export async function pollSessionStatus(db: Db, job: JobPayload<'ksef_status'>): Promise<void> {
+  const scope = { accountId: job.accountId, mode: job.mode };
+  const docs = await selectDocuments(
+    db,
+    and(inScope(documents, scope), eq(documents.status, 'sending'), eq(documents.ksefSessionRef, job.sessionRef), isNotNull(documents.ksefInvoiceRef)),
+    asc(documents.seq),
+  );
+  if (docs.length === 0) return;
+  // the newest document sets the pace: polled by its own age, the older ones are decided meanwhile or soon
+  const age = Math.max(0, Date.now() - Math.max(...docs.map((d) => d.updatedAt.getTime())));
   const loaded = await loadKsefCredential(db, scope);
-  if (!loaded) return again(db, doc, poll, 30_000);
+  if (!loaded) return again(db, job, 30_000);
   const client = ksefClientFor(db, loaded);
   try {
     const token = await accessTokenFor(db, scope, client, loaded);
-    const status = await getInvoiceStatus(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef).catch((err: unknown) => {
-      if (isGone(err)) return 'gone' as const;
-      throw err;
-    });
-    if (status === 'gone') return settleGone(db, client, token, doc);
-    if (PROCESSING.has(status.status.code)) return again(db, doc, poll, pollDelayMs(await age()));
-    if (status.status.code === 200 && status.ksefNumber) {
-      const upo = await getInvoiceUpo(client, token, doc.ksefSessionRef, doc.ksefInvoiceRef);
-      return accept(db, doc, status.ksefNumber, upo);
+    const statuses = await statusesOf(client, token, job.sessionRef, docs).catch(goneOr);
+    if (statuses === 'gone') {
+      for (const doc of docs) await settleGone(db, client, token, doc);
+      return;
     }
-    if (status.status.code === CANCELLED_BY_SYSTEM) {
-      return requeueDocument(db, doc, `KSeF cancelled the processing (${status.status.description})`, undefined, NOT_SENT);
+    let undecided = 0;
+    for (const doc of docs) {
+      const status = statuses.get(doc.ksefInvoiceRef!);
+      if (!status || !(await decide(db, client, token, doc, status))) undecided++;
     }
-    if (status.status.code === DUPLICATE) {
-      const original = status.status.extensions?.originalKsefNumber;
-      if (original && (await isOurOwnXml(client, token, original, doc))) return accept(db, doc, original, null);
-      return reject(db, doc, 'ksef_duplicate_number', status);
-    }
-    return reject(db, doc, 'ksef_rejected', status);
+    if (undecided > 0) return again(db, job, pollDelayMs(age));
   } catch (err) {
-    if (err instanceof KsefUnavailableError) return again(db, doc, poll, pollDelayMs(await age(), err.retryAfterSeconds));
-    if (err instanceof CredentialRefusedError) return again(db, doc, poll, 60_000);
+    if (err instanceof CredentialRefusedError) return again(db, job, 60_000);
+    const outcome = requestOutcome(err);
+    if (outcome?.kind === 'retry' || outcome?.kind === 'throttled') return again(db, job, pollDelayMs(age, outcome.retryAfterSeconds));
+    if (outcome?.kind === 'reauthenticate') {
+      await forgetAccessToken(db, scope);
+      return again(db, job, 0);
+    }
     throw err;
   }
+}
+
+/** KSeF's status of each document, by invoice reference. */
+async function statusesOf(client: KsefClient, token: string, sessionRef: string, docs: DocumentRow[]): Promise<Map<string, InvoiceStatus>> {
+  if (docs.length < LIST_FROM) {
+    const one = await Promise.all(docs.map((d) => getInvoiceStatus(client, token, sessionRef, d.ksefInvoiceRef!)));
+    return new Map(one.map((s, i) => [docs[i]!.ksefInvoiceRef!, s]));
+  }
+  return new Map((await listSessionInvoices(client, token, sessionRef)).map((s) => [s.referenceNumber, s]));
+}
+
+/** Carries out one document's status; false while KSeF still processes it. */
+async function decide(db: Db, client: KsefClient, token: string, doc: DocumentRow, status: InvoiceStatus): Promise<boolean> {
+  const outcome = invoiceStatusOutcome(status.status, status.ksefNumber);
+  switch (outcome.kind) {
+    case 'processing':
+      return false;
+    case 'accepted':
+      await accept(db, doc, status.ksefNumber!, await getInvoiceUpo(client, token, doc.ksefSessionRef!, doc.ksefInvoiceRef!));
+      return true;
+    case 'duplicate': {
+      const original = status.status.extensions?.originalKsefNumber;
+      if (original && (await isOurOwnXml(client, token, original, doc))) await accept(db, doc, original, null);
+      else await reject(db, doc, 'ksef_duplicate_number', status);
+      return true;
+    }
+    case 'retry': // KSeF cancelled the invoice's processing: it is sent again, in a new session
+      await requeueDocument(db, doc, outcome.message, undefined, NOT_SENT);
+      return true;
+    default:
+      await reject(db, doc, 'ksef_rejected', status);
+      return true;
+  }
+}
+
+/** A status past KSeF's retention (410) becomes 'gone'; any other failure goes on. */
+export function goneOr(err: unknown): 'gone' {
+  if (requestOutcome(err)?.kind === 'gone') return 'gone';
+  throw err;
 }
 
 /** The status is past KSeF's retention: the invoice metadata decides between accepted and sending again. */
@@ -82,15 +127,8 @@ export async function isOurOwnXml(client: KsefClient, token: string, ksefNumber:
   }
 }
 
-/** How long the document has been in `sending` (since its last move there). */
-async function waitingMs(db: Db, documentId: string): Promise<number> {
-  const [row] = await db.execute<{ ms: number | null }>(sql`
-    select (extract(epoch from now() - max(at)) * 1000)::float8 as ms from document_transitions where document_id = ${documentId} and to_status = 'sending'`);
-  return row?.ms ?? 0;
-}
-
-async function again(db: Db, doc: DocumentRow, poll: number, delayMs: number): Promise<void> {
-  await enqueue(db, 'ksef_status', { documentId: doc.id, poll: poll + 1 }, { runAt: new Date(Date.now() + delayMs) });
+async function again(db: Db, job: JobPayload<'ksef_status'>, delayMs: number): Promise<void> {
+  await enqueue(db, 'ksef_status', { ...job, poll: job.poll + 1 }, { runAt: new Date(Date.now() + delayMs) });
 }
 
 export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXml: string | null, patch: { ksefInvoiceRef?: string } = {}): Promise<void> {

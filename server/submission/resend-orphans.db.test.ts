@@ -3,6 +3,8 @@ import { expect, test } from 'vitest';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
+import { jobKey } from '@/server/jobs/registry';
+import type { Scope } from '@/server/db/scope';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
@@ -11,11 +13,12 @@ import { resendOrphans } from './resend-orphans';
 
 const t = useTestDatabase();
 
-const jobsOf = async (id: string) =>
+/** The document's send job, its lane's prepare job when `lane` is given (a pending document's), its session's status job when `session` is. */
+const jobsOf = async (id: string, lane?: Scope, session?: string) =>
   (
-    await t
-      .db()
-      .execute<{ key: string }>(sql`select key from graphile_worker.jobs where key in (${`prepare:${id}`}, ${`send:${id}`}, ${`status:${id}`}) order by key`)
+    await t.db().execute<{
+      key: string;
+    }>(sql`select key from graphile_worker.jobs where key in (${lane ? jobKey('document_prepare', lane) : ''}, ${`send:${id}`}, ${session ? `status:${session}` : ''}) order by key`)
   ).map((r) => r.key.slice(0, r.key.indexOf(':')));
 
 test('a document on its way to KSeF without the job that moves it gets that job back; waiting ones are left alone', async () => {
@@ -49,7 +52,7 @@ test('a document on its way to KSeF without the job that moves it gets that job 
   await t.db().execute(sql`update documents set updated_at = now() - interval '2 minutes' where id = ${id.pending}`);
   expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1, batchStatus: 0, unsettledBatch: 0 });
   const after: Record<string, string[]> = {};
-  for (const c of cases) after[c] = await jobsOf(id[c]);
+  for (const c of cases) after[c] = await jobsOf(id[c], c === 'pending' ? testScope : undefined, c === 'sent' ? 'S-1' : undefined);
   expect(after).toEqual({
     'lost-retry': ['send'],
     'lost-first': ['send'],

@@ -1,14 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
-import { jobKey } from '@/server/jobs/registry';
+import { enqueueStatus } from './document-outcomes';
+import { jobKey, PREPARE_STEP } from '@/server/jobs/registry';
 
 /** Codes of a queued document that waits for an event (credentials saved), not for a job. */
 const WAITING_FOR_CREDENTIALS = ['ksef_not_connected', 'ksef_auth_failed'];
 // the registry's keys are a prefix and the document id (its test pins that): the query joins on them
 const SEND_KEY_PREFIX = jobKey('ksef_send', { documentId: '', accountId: '', mode: 'test' });
-const STATUS_KEY_PREFIX = jobKey('ksef_status', { documentId: '', poll: 0 });
-const PREPARE_KEY_PREFIX = jobKey('document_prepare', { documentId: '' });
+const STATUS_KEY_PREFIX = jobKey('ksef_status', { sessionRef: '', accountId: '', mode: 'test' });
+// the registry's laneKey of the document's lane
+const PREPARE_KEY = sql`${PREPARE_STEP}::text || ':' || d.account_id || ':' || d.mode::text`;
 const BATCH_KEY_PREFIX = jobKey('ksef_batch_status', { batchId: '', poll: 0 });
 
 /**
@@ -16,15 +18,21 @@ const BATCH_KEY_PREFIX = jobKey('ksef_batch_status', { batchId: '', poll: 0 });
  * that moves it on. One that has had none for a minute (a job lost to a crash, a replaced runner or a race) gets
  * it back: pending gets its prepare job; queued, or sending without a KSeF reference outside a live batch, gets
  * its send job (sendDocument first looks for an earlier submission in the recorded session); sending with a
- * reference gets its status job. A closed batch session, whose documents only its status job moves (the next
+ * reference gets its session's status job. A closed batch session, whose documents only its status job moves (the next
  * send's reconciliation settles unclosed ones only), gets that job back the same way; an unclosed one whose
  * documents have no send job due within a minute gets one now, which reconciles it.
  * Left alone: documents waiting for credentials and corrections waiting for their original (woken by those
  * events), and documents held by a live batch session.
  */
 export async function resendOrphans(db: Db): Promise<{ prepare: number; send: number; status: number; batchStatus: number; unsettledBatch: number }> {
-  const lost = await db.execute<{ id: string; account_id: string; mode: 'test' | 'live'; step: 'prepare' | 'send' | 'status' }>(sql`
-    select d.id, d.account_id, d.mode,
+  const lost = await db.execute<{
+    id: string;
+    account_id: string;
+    mode: 'test' | 'live';
+    ksef_session_ref: string | null;
+    step: 'prepare' | 'send' | 'status';
+  }>(sql`
+    select d.id, d.account_id, d.mode, d.ksef_session_ref,
       case when d.status = 'pending' then 'prepare' when d.ksef_invoice_ref is null then 'send' else 'status' end as step
     from documents d
     where d.status in ('pending', 'queued', 'sending') and d.updated_at < now() - interval '1 minute'
@@ -37,18 +45,22 @@ export async function resendOrphans(db: Db): Promise<{ prepare: number; send: nu
       and not exists (
         select 1 from graphile_worker.jobs j
         where j.key = case
-          when d.status = 'pending' then ${PREPARE_KEY_PREFIX} when d.ksef_invoice_ref is null then ${SEND_KEY_PREFIX} else ${STATUS_KEY_PREFIX}
-        end || d.id)
+          when d.status = 'pending' then ${PREPARE_KEY} when d.ksef_invoice_ref is null then ${SEND_KEY_PREFIX} || d.id else ${STATUS_KEY_PREFIX} || d.ksef_session_ref
+        end)
     order by d.seq
     limit 500`);
+  const lanes = new Set<string>();
   for (const o of lost) {
     const scope = { accountId: o.account_id, mode: o.mode };
+    if (o.step === 'prepare') {
+      // one prepare step numbers the whole lane
+      const lane = jobKey('document_prepare', scope);
+      if (!lanes.has(lane)) await enqueue(db, 'document_prepare', scope);
+      lanes.add(lane);
+      continue;
+    }
     await db.transaction((tx) =>
-      o.step === 'prepare'
-        ? enqueue(tx, 'document_prepare', { documentId: o.id })
-        : o.step === 'status'
-          ? enqueue(tx, 'ksef_status', { documentId: o.id, poll: 0 })
-          : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
+      o.step === 'status' ? enqueueStatus(tx, { ...scope, ksefSessionRef: o.ksef_session_ref }) : enqueue(tx, 'ksef_send', { documentId: o.id, ...scope }),
     );
   }
   // a closed batch's row is not written again until it is done: updated_at is the moment of its close

@@ -15,6 +15,7 @@ import { buildBatchPackage } from '@/server/ksef/batch-session';
 import type { KsefClient } from '@/server/ksef/client';
 import { sha256Base64 } from '@/server/ksef/crypto';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
+import { requestOutcome } from '@/server/ksef/outcomes';
 import { validateXml } from '@/server/ksef/xsd';
 import { closeBatchSession, openBatchSession, uploadBatchParts } from '@/server/ksef/batch-session';
 import { abandonBatch, markBatchClosed } from './batch-state';
@@ -198,9 +199,11 @@ async function claimBatch(db: Db, scope: Scope, batchId: string, candidates: Cla
   });
 }
 
+/** Any KSeF answer to the opening leaves the documents queued: KSeF processes nothing of a session never opened. */
 function notOpened(err: unknown): BatchOutcome {
-  if (err instanceof KsefUnavailableError)
-    return { kind: 'not_opened', retryAfterSeconds: err.retryAfterSeconds, throttled: err.status === 429, message: err.message };
-  if (err instanceof KsefApiError) return { kind: 'not_opened', throttled: false, message: err.message };
-  throw err;
+  const outcome = requestOutcome(err);
+  if (!outcome) throw err;
+  const message = (err as Error).message;
+  if (outcome.kind === 'throttled') return { kind: 'not_opened', retryAfterSeconds: outcome.retryAfterSeconds, throttled: true, message };
+  return { kind: 'not_opened', retryAfterSeconds: outcome.kind === 'retry' ? outcome.retryAfterSeconds : undefined, throttled: false, message };
 }

@@ -1,6 +1,6 @@
-import { prepareDocument } from '@/server/documents/prepare-document';
+import { prepareLane } from '@/server/documents/prepare-document';
 import type { TaskHandler } from './task';
 
 export const documentPrepare: TaskHandler<'document_prepare'> = (db) => async (p) => {
-  await prepareDocument(db, p.documentId);
+  await prepareLane(db, p);
 };
