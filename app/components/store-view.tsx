@@ -212,7 +212,8 @@ export function StoreView() {
                       {r.kind === 'refund' ? ` / ${r.id}` : ''}
                     </td>
                     <td>{s.reasons[r.reason ?? ''] ?? r.reason}</td>
-                    <td className="muted">{r.message}</td>
+                    {/* the store's own wording is English: shown to English readers, the reason column says it in Polish */}
+                    <td className="muted">{t.lang === 'en' ? r.message : ''}</td>
                     <td>{formatDateTime(r.at, locale)}</td>
                   </tr>
                 ))}

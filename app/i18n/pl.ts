@@ -632,7 +632,8 @@ export const pl = {
     lastSync: 'Ostatnie uzgodnienie',
     never: 'nigdy',
     syncResult: 'sprawdzone zamówienia: {orders}, zafakturowane: {invoiced}, korekty: {corrected}',
-    syncError: 'Ostatnie uzgodnienie nie powiodło się: {error}',
+    // the store's own message is English: the Polish page says what failed, the English one adds the store's words
+    syncError: 'Ostatnie uzgodnienie nie powiodło się. Sprawdź adres sklepu, klucze REST i czy sklep działa.',
     repaired: 'Naprawione webhooki',
     syncNow: 'Uzgodnij teraz',
     syncing: 'Uzgadnianie…',
