@@ -9,7 +9,7 @@ const CLIENT_MAY_IMPORT = [
   'accounts/permissions',
   'documents/document-filters',
   'template',
-  'ksef-credentials/check-errors',
+  'ksef-connection/check-errors',
 ];
 /** The pure helpers of server/ the emulators share (paths under server/, for import/no-restricted-paths). */
 const EMULATOR_MAY_IMPORT = [
@@ -17,7 +17,8 @@ const EMULATOR_MAY_IMPORT = [
   './ksef/ksef-number.ts',
   './ksef/xsd.ts',
   './ksef/xmldsig-algorithms.ts',
-  './nbp/calendar.ts',
+  './calendar/date-text.ts',
+  './calendar/dates.ts',
   './calendar/working-days.ts',
   './ksef/qr.ts',
 ];

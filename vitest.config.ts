@@ -20,7 +20,7 @@ const HEAVY = [
   'server/exports/zip-writer.test.ts',
   'server/pdf/render.test.ts',
   'server/pdf/skip-default-font.test.ts',
-  'server/ksef-credentials/read-certificate.test.ts',
+  'server/ksef-connection/read-certificate.test.ts',
   'server/ksef/fa3/size.test.ts',
   'server/documents/check-before-number.property.test.ts',
   'server/api/openapi.test.ts',

@@ -23,8 +23,8 @@ import { createDb } from '@/server/db/client';
 import { migrateDatabase } from '@/server/db/migrate';
 import { randomToken } from '@/server/ids';
 import { createBurst, findLimitBreaches } from '@/test/fixtures/burst';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
-import { PRODUCTION_LIMITS } from '@/server/submission/rate-limits';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
+import { PRODUCTION_LIMITS } from '@/server/ksef-connection/rate-limits';
 
 const ORDERS = Number(process.argv[2] ?? 2_000);
 const PROCESSING_DELAY_MS = Number(process.argv[3] ?? 1_000);

@@ -25,7 +25,7 @@ import { randomNip } from '@/emulators/ksef/testing';
 import { createAccount } from '@/server/accounts/create-account';
 import { ROOT } from '@/server/config';
 import { randomToken } from '@/server/ids';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { collect, freePort, stopGroup, waitFor } from '@/test/web';
 import { groupPids, rssMb, takeCpuSnapshot } from './lib/cpu';
 import { createdToAcceptedMs, percentile } from './lib/documents';

@@ -17,7 +17,7 @@ import { ROOT } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { parseOrderInput } from '@/server/orders/order-schema';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { paidOrder } from '@/test/orders';
 import { collect, freePort, stopGroup, waitFor } from '@/test/web';
 import { rssMb } from './lib/cpu';

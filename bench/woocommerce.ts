@@ -21,7 +21,7 @@ import { startWooEmulator } from '@/emulators/woocommerce/server';
 import { createAccount } from '@/server/accounts/create-account';
 import { resetConfig, ROOT } from '@/server/config';
 import { storeWebhooks } from '@/server/db/schema';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { connectStore } from '@/server/stores/connect';
 import { unsealWebhookSecret } from '@/server/webhooks/webhook-secret';
 import { collect, freePort, startWeb, stopGroup, waitFor } from '@/test/web';

@@ -10,7 +10,7 @@ import { createAccount } from '@/server/accounts/create-account';
 import { createDb } from '@/server/db/client';
 import { DATA_DIR, locateDatabase } from '@/server/db/locate';
 import { migrateDatabase } from '@/server/db/migrate';
-import { connectToEmulator, reconnectEmulatorScopes } from '@/server/ksef-credentials/emulator-credentials';
+import { connectToEmulator, reconnectEmulatorScopes } from '@/server/ksef-connection/emulator-credentials';
 import { connectStore } from '@/server/stores/connect';
 import { syncStore } from '@/server/stores/sync';
 import { storeConnections } from '@/server/db/schema';

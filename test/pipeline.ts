@@ -9,7 +9,7 @@ import { createEmulatorControl, type EmulatorControl } from '@/emulators/ksef/co
 import { resetConfig, ROOT } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import { documents, type DocumentStatus } from '@/server/db/schema';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { createDb } from '@/server/db/client';
 import { createTaskList, selectTasks } from '@/worker/task-list';
 import { busyLockFlags } from '@/server/jobs/worker-locks';

@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import type { Dictionary } from '@/app/i18n/pl';
-import { checkErrorKind } from '@/server/ksef-credentials/check-errors';
+import { checkErrorKind } from '@/server/ksef-connection/check-errors';
 import { fillTemplate, type TemplateParams } from '@/server/template';
 
 export type FieldError = { message: string; param: string | null };

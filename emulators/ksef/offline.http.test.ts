@@ -15,7 +15,7 @@ import { certificatePemOf, createCsr } from '@/server/ksef/csr';
 import { KsefApiError } from '@/server/ksef/http';
 import { getInvoiceStatus, getInvoiceUpo, openOnlineSession, sendInvoice } from '@/server/ksef/online-session';
 import { kodIIUrl, kodIUrl } from '@/server/ksef/qr';
-import { toWarsawDate } from '@/server/nbp/calendar';
+import { toWarsawDate } from '@/server/calendar/date-text';
 import { createContractChecker } from './contract';
 import { createEmulatorControl, type EmulatorControl } from './control-client';
 import { createTestCertificate } from './self-signed-certificate';

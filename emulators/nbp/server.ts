@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { addDays, isIsoDate, toWarsawDate } from '@/server/nbp/calendar';
+import { addDays, isIsoDate, toWarsawDate } from '@/server/calendar/date-text';
 import { findCurrency, tableFor, type Table } from './tables';
 
 /** What the control endpoint can make the emulator do to every /api request. */

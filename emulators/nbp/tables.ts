@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { addDays } from '@/server/nbp/calendar';
+import { addDays } from '@/server/calendar/date-text';
 import { isWorkingDay } from '@/server/calendar/working-days';
 
 type Currency = { code: string; name: string; /** typical mid in units of 10^-decimals */ base: number; decimals: number };

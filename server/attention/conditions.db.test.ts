@@ -21,7 +21,7 @@ import {
 } from '@/server/db/schema';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { newId } from '@/server/ids';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { sealJson } from '@/server/security/sealed-json';
 import { findAttention, listAttention } from './find-attention';

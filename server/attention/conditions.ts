@@ -3,8 +3,8 @@ import { AT_RISK_MS } from '@/server/calendar/offline-deadline';
 import type { DbOrTx } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import type { Mode } from '@/server/db/schema';
-import { NOT_CHECKED_YET } from '@/server/ksef-credentials/credentials';
-import { EXPIRY_WARNING_MS } from '@/server/ksef-credentials/offline-certificate';
+import { NOT_CHECKED_YET } from '@/server/ksef-connection/credentials';
+import { EXPIRY_WARNING_MS } from '@/server/ksef-connection/offline-certificate';
 import type { AttentionKind } from './kinds';
 
 /** A condition found in one account and mode: how many things (documents, endpoints, certificates…) it covers. */
@@ -88,7 +88,7 @@ export const CONDITIONS: Condition[] = [
   },
   {
     // certificates by their notAfter (the KSeF login certificate, the Offline certificate for KOD II), and KSeF tokens
-    // issued until 31.12.2026, which stop working on 30.11.2027 (server/ksef-credentials/credential-expiry.ts)
+    // issued until 31.12.2026, which stop working on 30.11.2027 (server/ksef-connection/credential-expiry.ts)
     kind: 'ksef_credentials_expiring',
     href: '/dashboard/ksef',
     find: (db, now, scope) => {

@@ -1,4 +1,4 @@
-import { addDays } from '@/server/nbp/calendar';
+import { addDays } from '@/server/calendar/date-text';
 
 const OFFSET = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Warsaw', timeZoneName: 'longOffset' });
 

@@ -1,4 +1,4 @@
-import { addDays } from '@/server/nbp/calendar';
+import { addDays } from '@/server/calendar/date-text';
 
 /**
  * The Polish working-day calendar (weekends and statutory days off, ustawa o dniach wolnych od pracy, art. 1), one

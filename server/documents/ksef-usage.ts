@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { warsawStartOfDay } from '@/server/calendar/warsaw-time';
-import { warsawDate } from '@/server/orders/dates';
+import { warsawDate } from '@/server/calendar/dates';
 
 export type KsefUsage = { today: number; lastHour: number };
 

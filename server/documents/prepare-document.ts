@@ -8,7 +8,7 @@ import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import type { Seller } from '@/server/ksef/fa3/parts';
 import { getRateForTaxPoint } from '@/server/nbp/rates';
 import { NbpRateNotFoundError } from '@/server/nbp/client';
-import { warsawDate } from '@/server/orders/dates';
+import { warsawDate } from '@/server/calendar/dates';
 import { buyerAddressProblem, lateDeadline, taxPoint } from '@/server/orders/tax-dates';
 import { computeCorrection, computeTotals } from '@/server/orders/totals';
 import { type NormalizedOrder, ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';

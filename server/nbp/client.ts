@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { config } from '@/server/config';
-import { addDays, isIsoDate } from './calendar';
+import { addDays, isIsoDate } from '@/server/calendar/date-text';
 
 /** NBP did not answer usefully (network, time-out, 5xx, garbage): retry later, never guess a rate. */
 export class NbpUnavailableError extends Error {

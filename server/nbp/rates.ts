@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { nbpRates } from '@/server/db/schema';
-import { addDays, toWarsawDate } from './calendar';
+import { addDays, toWarsawDate } from '@/server/calendar/date-text';
 import { fetchRateBefore, NbpUnavailableError, type NbpClientOptions } from './client';
 import { metrics } from '@/server/observability/metrics';
 

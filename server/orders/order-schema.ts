@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isSupportedCurrency } from './currencies';
-import { warsawDate } from './dates';
+import { warsawDate } from '@/server/calendar/dates';
 import { toAppError } from './input-errors';
 import { isValidNip, normalizeNip } from './nip';
 import { parseGrosze } from './money';

@@ -1,4 +1,4 @@
-import { warsawDate } from './dates';
+import { warsawDate } from '@/server/calendar/dates';
 import type { NormalizedBuyer } from './types';
 
 /** Dates the VAT act ties to an invoice, on `YYYY-MM-DD` Warsaw calendar dates; pure, no clock of its own. */

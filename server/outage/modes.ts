@@ -9,7 +9,7 @@
  *   restarts it from its own end.
  * - total_failure (art. 106ng): invoices are issued outside KSeF and are not sent to it.
  */
-import { toWarsawDate } from '@/server/nbp/calendar';
+import { toWarsawDate } from '@/server/calendar/date-text';
 import { endOfWarsawDay } from '@/server/calendar/warsaw-time';
 import { addWorkingDays, nextWorkingDay } from '@/server/calendar/working-days';
 import { offline24Deadline } from '@/server/calendar/offline-deadline';

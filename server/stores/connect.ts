@@ -5,7 +5,7 @@ import { storeConnections, storeWebhooks } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
 import { newId } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
-import { warsawMidnight } from '@/server/orders/dates';
+import { warsawMidnight } from '@/server/calendar/dates';
 import { sealJson } from '@/server/security/sealed-json';
 import { checkEndpointUrl, resolveHost, type ResolveHost } from '@/server/webhooks/endpoint-url';
 import type { StorePlatformId } from './platform';

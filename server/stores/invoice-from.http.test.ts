@@ -8,7 +8,7 @@ import { wooControl, type WooControl } from '@/emulators/woocommerce/control-cli
 import { startWooEmulator, type WooEmulator } from '@/emulators/woocommerce/server';
 import { resetConfig } from '@/server/config';
 import { documents, storeOrders } from '@/server/db/schema';
-import { warsawDate } from '@/server/orders/dates';
+import { warsawDate } from '@/server/calendar/dates';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount, VALID_SELLER } from '@/test/factories';
 import { useKsefEmulator, useWorker, waitForStatus } from '@/test/pipeline';

@@ -6,11 +6,11 @@ import { certificatePemOf, createCsr } from '@/server/ksef/csr';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
 import { ERROR_DETAILS, type ErrorDetail, type ErrorParams } from '@/server/errors';
 import { fillTemplate } from '@/server/template';
-import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
-import { checkOfflineCertificate, saveOfflineCertificate, type OfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
+import { loadKsefCredential } from '@/server/ksef-connection/credentials';
+import { checkOfflineCertificate, saveOfflineCertificate, type OfflineCertificate } from '@/server/ksef-connection/offline-certificate';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
-import { accessTokenFor } from './access-token';
-import { ksefClientFor } from './ksef-clients';
+import { accessTokenFor } from '@/server/ksef-connection/access-token';
+import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 
 /** Why a KSeF-token connection cannot enrol: KSeF allows enrolment only after a XAdES login (25001/25002). */
 export const TOKEN_CANNOT_ENROL = ERROR_DETAILS.enrol_needs_certificate;

@@ -4,7 +4,7 @@ import { markOffline } from '@/server/documents/offline';
 import { sellerOf } from '@/server/documents/seller';
 import { enqueue } from '@/server/jobs/enqueue';
 import { kodIIUrl } from '@/server/ksef/qr';
-import { loadOfflineSigner } from '@/server/ksef-credentials/offline-certificate';
+import { loadOfflineSigner } from '@/server/ksef-connection/offline-certificate';
 import { ensureDocumentXml } from './document-xml';
 import { finishDocument } from './document-outcomes';
 import { log } from '@/server/observability/log';

@@ -1,6 +1,6 @@
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
-import { getOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
+import { getOfflinePolicy } from '@/server/ksef-connection/offline-policy';
 import { issueOffline, type OfflineIssue } from './issue-offline';
 import { loadDocument } from '@/server/documents/load-document';
 

@@ -14,9 +14,9 @@ import { enrollCertificate, getEnrollmentData, getEnrollmentStatus, retrieveCert
 import { createKsefClient } from '@/server/ksef/client';
 import { certificatePemOf, createCsr } from '@/server/ksef/csr';
 import { kodIUrl, parseKodIIUrl } from '@/server/ksef/qr';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
-import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
-import { setOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
+import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-connection/offline-certificate';
+import { setOfflinePolicy } from '@/server/ksef-connection/offline-policy';
 import { closeMailTransports } from '@/server/mail/send-mail';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';

@@ -13,7 +13,7 @@ import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { isValidKsefNumber } from '@/server/ksef/ksef-number';
 import { createTestCertificate } from '@/emulators/ksef/self-signed-certificate';
 import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
-import { saveKsefCredential } from '@/server/ksef-credentials/credentials';
+import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { enqueue } from '@/server/jobs/enqueue';
 
 const t = useTestDatabase();

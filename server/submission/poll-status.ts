@@ -14,12 +14,12 @@ import type { KsefClient } from '@/server/ksef/client';
 import { KsefApiError } from '@/server/ksef/http';
 import { invoiceStatusOutcome, requestOutcome } from '@/server/ksef/outcomes';
 import { getInvoiceStatus, getInvoiceUpo, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
-import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
+import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from '@/server/ksef-connection/access-token';
 import { NOT_SENT, requeueDocument } from './document-outcomes';
 import { findOurInvoice, GONE_NOT_FOUND } from './reconcile-gone';
 import { pollDelayMs } from './backoff';
-import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
-import { ksefClientFor } from './ksef-clients';
+import { loadKsefCredential } from '@/server/ksef-connection/credentials';
+import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { selectDocuments } from '@/server/documents/load-document';
 
 /** From this many undecided documents on, a poll reads the session's invoice list (a few requests per 1,000) instead of one status each. */

@@ -1,7 +1,7 @@
 import { config } from '@/server/config';
-import type { LimitValues } from './rate-limits';
+import type { LimitValues } from '@/server/ksef-connection/rate-limits';
 import { KSEF_MAX_BATCH } from './send-batch';
-import type { WindowUsage } from './throttle';
+import type { WindowUsage } from '@/server/ksef-connection/throttle';
 
 export type SendMode = 'interactive' | 'batch';
 

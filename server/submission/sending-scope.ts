@@ -2,8 +2,8 @@ import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes, type KsefEnvironment } from '@/server/db/schema';
 import { SELLER_COLUMNS, sellerFrom } from '@/server/documents/seller';
-import { CREDENTIAL_COLUMNS, credentialFrom, type LoadedCredential } from '@/server/ksef-credentials/credentials';
-import { NO_OFFLINE_POLICY, OFFLINE_POLICY_COLUMNS, type OfflinePolicy } from '@/server/ksef-credentials/offline-policy';
+import { CREDENTIAL_COLUMNS, credentialFrom, type LoadedCredential } from '@/server/ksef-connection/credentials';
+import { NO_OFFLINE_POLICY, OFFLINE_POLICY_COLUMNS, type OfflinePolicy } from '@/server/ksef-connection/offline-policy';
 import type { Seller } from '@/server/ksef/fa3/parts';
 
 /** The seller's NIP (the KSeF context its limits are counted under) and KSeF environment; environment test, no NIP, without a row. */

@@ -2,9 +2,9 @@ import { and, count, eq } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents, type KsefEnvironment } from '@/server/db/schema';
-import { KSEF_GROUPS, ksefLimitsFor, type KsefGroup } from './rate-limits';
+import { KSEF_GROUPS, ksefLimitsFor, type KsefGroup } from '@/server/ksef-connection/rate-limits';
 import { chooseSendMode, type SendMode } from './send-mode';
-import { limiterOf, readBlocks, readWindowUsage, type WindowUsage } from './throttle';
+import { limiterOf, readBlocks, readWindowUsage, type WindowUsage } from '@/server/ksef-connection/throttle';
 import { log } from '@/server/observability/log';
 import { readKsefAccount, type KsefAccount } from './sending-scope';
 

@@ -6,7 +6,7 @@ import { invoiceWarnings } from '@/server/documents/prepare-document';
 import { markOffline } from '@/server/documents/offline';
 import { patchDocument } from '@/server/documents/patch-document';
 import { addWarnings } from '@/server/documents/warnings';
-import { warsawDate } from '@/server/orders/dates';
+import { warsawDate } from '@/server/calendar/dates';
 import { ZNormalizedOrder } from '@/server/orders/types';
 import { loadDocument } from '@/server/documents/load-document';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { followKsefStatus } from '@/server/outage/status-source';
-import { checkKsefConnection } from '@/server/submission/check-connection';
+import { checkKsefConnection } from '@/server/ksef-connection/check-connection';
 import type { TaskHandler } from './task';
 
 /**

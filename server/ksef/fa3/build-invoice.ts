@@ -1,4 +1,4 @@
-import { warsawDate } from '@/server/orders/dates';
+import { warsawDate } from '@/server/calendar/dates';
 import { formatGrosze, formatUnitPrice } from '@/server/orders/money';
 import { computeTotals } from '@/server/orders/totals';
 import type { NormalizedOrder, PaymentMethod } from '@/server/orders/types';

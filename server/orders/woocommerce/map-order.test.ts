@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
-import { warsawDate } from '@/server/orders/dates';
+import { warsawDate } from '@/server/calendar/dates';
 import { computeTotals } from '@/server/orders/totals';
 import { mapShopplatformOrder } from './map-order';
 import { feeLine, fixtureOrder4817, type ItemSpec, lineItem, shippingLine, wcOrder, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';

@@ -10,7 +10,7 @@ import { isRetryable, retryDocument } from '@/server/documents/retry-document';
 import { serializeDocument } from '@/server/documents/serialize-document';
 import { parseRefundInput } from '@/server/orders/order-schema';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
-import { warningsOfDocument } from '@/server/submission/ksef-warnings';
+import { warningsOfDocument } from '@/server/ksef-connection/ksef-warnings';
 import { listDeliveries } from '@/server/webhooks/list-deliveries';
 import { zId } from '@/server/ids';
 import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';

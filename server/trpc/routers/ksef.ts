@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
 import { AppError } from '@/server/errors';
-import { expiryState } from '@/server/ksef-credentials/credential-expiry';
-import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
-import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
-import { readCertificate } from '@/server/ksef-credentials/read-certificate';
-import { checkKsefConnection, checkKsefConnectionWithin, saveAndCheckKsefCredential } from '@/server/submission/check-connection';
-import { connectToEmulator } from '@/server/ksef-credentials/emulator-credentials';
-import { ksefBaseUrl } from '@/server/submission/ksef-clients';
+import { expiryState } from '@/server/ksef-connection/credential-expiry';
+import { loadKsefCredential } from '@/server/ksef-connection/credentials';
+import { isKsefEmulator } from '@/server/ksef-connection/emulator-control';
+import { readCertificate } from '@/server/ksef-connection/read-certificate';
+import { checkKsefConnection, checkKsefConnectionWithin, saveAndCheckKsefCredential } from '@/server/ksef-connection/check-connection';
+import { connectToEmulator } from '@/server/ksef-connection/emulator-credentials';
+import { ksefBaseUrl } from '@/server/ksef-connection/ksef-clients';
 import { router, ownerProcedure } from '@/server/trpc/init';
 
 const ZCertificateUpload = z.discriminatedUnion('format', [

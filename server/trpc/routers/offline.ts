@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
-import { isKsefEmulator } from '@/server/ksef-credentials/emulator-control';
-import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-credentials/offline-certificate';
-import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-credentials/offline-policy';
+import { isKsefEmulator } from '@/server/ksef-connection/emulator-control';
+import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-connection/offline-certificate';
+import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-connection/offline-policy';
 import { AppError } from '@/server/errors';
 import { enrolOfflineCertificate, finishOfflineEnrolment, readEnrolmentError } from '@/server/submission/enrol-offline-certificate';
 import { offlineSummary } from '@/server/submission/offline-deadlines';

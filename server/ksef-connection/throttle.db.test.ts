@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
 import { ksefLimitsFor, setKsefLimits } from './rate-limits';
-import { getSendingStatus } from './sending-status';
+import { getSendingStatus } from '@/server/submission/sending-status';
 import { admitKsefRequest, createThrottledFetch, limiterOf, peekWaitMs, THROTTLE_HEADER } from './throttle';
 
 const t = useTestDatabase();

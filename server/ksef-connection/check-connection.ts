@@ -3,8 +3,8 @@ import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { KsefUnavailableError } from '@/server/ksef/http';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
-import { loadKsefCredential, NOT_CHECKED_YET, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-credentials/credentials';
-import { noAnswer, NOT_CONNECTED } from '@/server/ksef-credentials/check-errors';
+import { loadKsefCredential, NOT_CHECKED_YET, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-connection/credentials';
+import { noAnswer, NOT_CONNECTED } from '@/server/ksef-connection/check-errors';
 import { log } from '@/server/observability/log';
 import { ksefClientFor } from './ksef-clients';
 

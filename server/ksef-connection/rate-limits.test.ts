@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { chooseSendMode } from './send-mode';
+import { chooseSendMode } from '@/server/submission/send-mode';
 import { ksefEndpointGroup } from './rate-limits';
 
 const REF = '20250625-SO-2C3E6C8000-B675CF5D68-07';

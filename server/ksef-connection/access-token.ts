@@ -6,7 +6,7 @@ import type { KsefClient } from '@/server/ksef/client';
 import { KsefApiError, KsefUnavailableError } from '@/server/ksef/http';
 import { authStatusOutcome } from '@/server/ksef/outcomes';
 import { reportFailure } from '@/server/observability/failures';
-import { recordConnectionCheck, type LoadedCredential } from '@/server/ksef-credentials/credentials';
+import { recordConnectionCheck, type LoadedCredential } from '@/server/ksef-connection/credentials';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
 
 /** KSeF refused the credential itself (expired, revoked, no permission): the documents wait for a new one. */

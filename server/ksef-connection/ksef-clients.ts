@@ -2,7 +2,7 @@ import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import type { KsefEnvironment } from '@/server/db/schema';
 import { createKsefClient, type KsefClient } from '@/server/ksef/client';
-import type { LoadedCredential } from '@/server/ksef-credentials/credentials';
+import type { LoadedCredential } from '@/server/ksef-connection/credentials';
 import { recordKsefWarning } from './ksef-warnings';
 import { createThrottledFetch } from './throttle';
 

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { getAccountMode } from '@/server/accounts/account-settings';
-import { END_OF_2026_TOKENS } from '@/server/ksef-credentials/credential-expiry';
-import { loadKsefCredential } from '@/server/ksef-credentials/credentials';
+import { END_OF_2026_TOKENS } from '@/server/ksef-connection/credential-expiry';
+import { loadKsefCredential } from '@/server/ksef-connection/credentials';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount, VALID_SELLER } from '@/test/factories';
 import { useKsefEmulator } from '@/test/pipeline';
