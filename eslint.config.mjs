@@ -10,6 +10,7 @@ const CLIENT_MAY_IMPORT = [
   'documents/document-filters',
   'template',
   'ksef-connection/check-errors',
+  'error-details',
 ];
 /** The pure helpers of server/ the emulators share (paths under server/, for import/no-restricted-paths). */
 const EMULATOR_MAY_IMPORT = [
@@ -18,7 +19,6 @@ const EMULATOR_MAY_IMPORT = [
   './ksef/xsd.ts',
   './ksef/xmldsig-algorithms.ts',
   './calendar/date-text.ts',
-  './calendar/dates.ts',
   './calendar/working-days.ts',
   './ksef/qr.ts',
 ];
