@@ -1,8 +1,9 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { config } from '@/server/config';
-import type { Tx } from '@/server/db/client';
+import type { DbOrTx, Tx } from '@/server/db/client';
 import { documents } from '@/server/db/schema';
 import type { DocumentRow } from '@/server/documents/document-row';
+import { nextUpdatedAt } from '@/server/documents/patch-document';
 import { transition } from '@/server/documents/transition';
 import { isInLiveBatch } from './batch-state';
 
@@ -57,4 +58,28 @@ export async function claimForSending(tx: Tx, requests: ClaimRequest[], sessionR
     claimed.push(await transition(tx, doc, 'sending', { ksefSessionRef: sessionRef, fa3Xml: wanted.xml, xmlSha256: wanted.xmlSha256, lastError: null }));
   }
   return claimed;
+}
+
+/**
+ * KSeF refused the claimed document's upload because its session cannot take invoices (21184 and the other codes of
+ * `new_session` in server/ksef/outcomes.ts): the claim moves to the new session, so the document never leaves
+ * `sending` and no other step can claim it in between. Conditional like the claim itself: it holds only while the
+ * document is exactly as this step claimed it (same session, no KSeF reference, not written since).
+ */
+export async function moveClaim(db: DbOrTx, claimed: DocumentRow, sessionRef: string): Promise<DocumentRow | undefined> {
+  const [moved] = await db
+    .update(documents)
+    .set({ ksefSessionRef: sessionRef, updatedAt: nextUpdatedAt() })
+    .where(
+      and(
+        eq(documents.id, claimed.id),
+        eq(documents.status, 'sending'),
+        eq(documents.ksefSessionRef, claimed.ksefSessionRef ?? ''),
+        isNull(documents.ksefInvoiceRef),
+        // JavaScript dates hold milliseconds, PostgreSQL microseconds
+        sql`date_trunc('milliseconds', ${documents.updatedAt}) = ${claimed.updatedAt.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning();
+  return moved;
 }

@@ -59,13 +59,15 @@ test('550 "cancelled by the system, try again" on the invoice status: sent again
   expect(await sends(doc.xmlSha256)).toBe(2);
 });
 
-test('21184 "session temporarily unavailable" on the upload: a new session takes the document, which KSeF receives once', async () => {
+test('21184 "session temporarily unavailable" on the upload: the document stays claimed and a new session takes it, received once', async () => {
   await ksef
     .control()
     .setFaults([{ endpoint: 'sendInvoice', kind: 'exception', exceptionCode: 21184, exceptionDescription: 'Sesja tymczasowo niedostępna.', times: 1 }]);
   const before = (await ksef.control().counters()).requests.openOnlineSession ?? 0;
   const { doc } = await sendOne();
   expect(doc.status).toBe('accepted');
+  // never back in the queue: the claim moved to the new session with the document
+  expect(await timeline(t.db(), doc.id)).toEqual(['pending', 'queued', 'sending', 'accepted']);
   expect(await sends(doc.xmlSha256)).toBe(1);
   const counters = await ksef.control().counters();
   expect(counters.faults.exception).toBe(1);

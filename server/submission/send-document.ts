@@ -10,14 +10,14 @@ import type { KsefClient } from '@/server/ksef/client';
 import type { Seller } from '@/server/ksef/fa3/parts';
 import { KsefApiError } from '@/server/ksef/http';
 import { requestOutcome } from '@/server/ksef/outcomes';
-import { listSessionInvoices, sendInvoice } from '@/server/ksef/online-session';
+import { listSessionInvoices, sendInvoice, type OnlineSession } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from '@/server/ksef-connection/access-token';
 import { firstPollAt, retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
 import { ensureDocumentXml } from './document-xml';
 import { issueOffline } from './issue-offline';
 import { heldByOutage } from './outage-guard';
-import { claimForSending, claimTakeoverSeconds } from './claim';
+import { claimForSending, claimTakeoverSeconds, moveClaim } from './claim';
 import { enqueueSend, enqueueStatus, finishDocument, postponeDocument, requeueDocument, waitForCredentials } from './document-outcomes';
 import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { loadSendingScope } from './sending-scope';
@@ -153,17 +153,34 @@ async function sendOnline(step: Step, doc: DocumentRow, original: DocumentRow | 
   const session = await onlineSessionFor(db, scope, client, token);
   const claimed = await claimOnline(db, current, session.referenceNumber);
   if (!claimed) return; // another step holds the claim and sends it (invariant 4)
-  let sent: { invoiceReferenceNumber: string };
+  await upload(step, claimed, session, SESSION_CHANGES);
+}
+
+/** How many new sessions one step opens for a document whose session KSeF refused (21184 and the like). */
+const SESSION_CHANGES = 1;
+
+/**
+ * Uploads the claimed document in `session`. When KSeF says the session cannot take it (the outcome table's
+ * `new_session`), the session is retired and the claim moves to a new one (moveClaim: the document stays claimed,
+ * KSeF received nothing), up to `changes` times; any other answer is carried out by onKsefAnswer.
+ */
+async function upload(step: Step, claimed: DocumentRow, session: OnlineSession, changes: number): Promise<void> {
+  const { db, scope, client, token } = step;
   try {
-    sent = await sendInvoice(client, token, session, claimed.fa3Xml!, {
+    const sent = await sendInvoice(client, token, session, claimed.fa3Xml!, {
       offlineMode: claimed.offlineMode,
       hashOfCorrectedInvoice: claimed.correctedInvoiceHash,
     });
+    await recordSent(db, claimed, sent.invoiceReferenceNumber);
   } catch (err) {
-    if (requestOutcome(err)?.kind === 'new_session') await retireSession(db, session.referenceNumber);
-    return onKsefAnswer(db, claimed, err);
+    if (requestOutcome(err)?.kind !== 'new_session') return onKsefAnswer(db, claimed, err);
+    await retireSession(db, session.referenceNumber);
+    const next = changes > 0 ? await onlineSessionFor(db, scope, client, token) : undefined;
+    const moved = next && (await moveClaim(db, claimed, next.referenceNumber));
+    if (!next || !moved) return onKsefAnswer(db, claimed, err);
+    log.info({ documentId: claimed.id, from: session.referenceNumber, to: next.referenceNumber }, 'ksef_session_changed');
+    await upload(step, moved, next, changes - 1);
   }
-  await recordSent(db, claimed, sent.invoiceReferenceNumber);
 }
 
 /** The claim (invariant 4) for the online session; a fresh claim of another step's is looked at again later. */
