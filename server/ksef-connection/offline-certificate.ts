@@ -6,7 +6,8 @@ import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes } from '@/server/db/schema';
 import { AppError, type ErrorDetail, type ErrorParams } from '@/server/errors';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
-import { readCertificate, type CertificateUpload } from './read-certificate';
+import type { CertificateUpload } from './certificate-upload';
+import { readCertificate } from './read-certificate';
 
 /** A KSeF certificate of type Offline: signs KOD II only (kody-qr.md); never used to log in. */
 export type OfflineCertificate = { certificatePem: string; privateKeyPem: string; serial: string; validFrom: Date; validTo: Date };

@@ -1,9 +1,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
 import { AppError, type ErrorDetail, type ErrorParams } from '@/server/errors';
-
-export type CertificateUpload =
-  { format: 'p12'; p12Base64: string; password: string } | { format: 'pem'; certificatePem: string; privateKeyPem: string; keyPassword?: string };
+import type { CertificateUpload } from './certificate-upload';
 
 const invalid = (param: string, detail: ErrorDetail, params?: ErrorParams) => AppError.detailed('parameter_invalid', param, detail, params);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getAccountMode } from '@/server/accounts/account-settings';
 import { AppError } from '@/server/errors';
+import { ZCertificateUpload } from '@/server/ksef-connection/certificate-upload';
 import { expiryState } from '@/server/ksef-connection/credential-expiry';
 import { loadKsefCredential } from '@/server/ksef-connection/credentials';
 import { isKsefEmulator } from '@/server/ksef-connection/emulator-control';
@@ -9,16 +10,6 @@ import { checkKsefConnection, checkKsefConnectionWithin, saveAndCheckKsefCredent
 import { connectToEmulator } from '@/server/ksef-connection/emulator-credentials';
 import { ksefBaseUrl } from '@/server/ksef-connection/ksef-clients';
 import { router, ownerProcedure } from '@/server/trpc/init';
-
-const ZCertificateUpload = z.discriminatedUnion('format', [
-  z.object({ format: z.literal('p12'), p12Base64: z.string().min(1).max(200_000), password: z.string().max(500) }),
-  z.object({
-    format: z.literal('pem'),
-    certificatePem: z.string().min(1).max(100_000),
-    privateKeyPem: z.string().min(1).max(100_000),
-    keyPassword: z.string().max(500).optional(),
-  }),
-]);
 
 export const ksefRouter = router({
   status: ownerProcedure.query(async ({ ctx }) => {

@@ -4,20 +4,11 @@ import { isKsefEmulator } from '@/server/ksef-connection/emulator-control';
 import { offlineCertificateState, uploadOfflineCertificate } from '@/server/ksef-connection/offline-certificate';
 import { getOfflinePolicy, setOfflinePolicy } from '@/server/ksef-connection/offline-policy';
 import { AppError } from '@/server/errors';
+import { ZCertificateUpload } from '@/server/ksef-connection/certificate-upload';
 import { enrolOfflineCertificate, finishOfflineEnrolment, readEnrolmentError } from '@/server/submission/enrol-offline-certificate';
 import { offlineSummary } from '@/server/submission/offline-deadlines';
 import { correctTechnically } from '@/server/submission/technical-correction';
 import { memberProcedure, ownerProcedure, router } from '@/server/trpc/init';
-
-const ZCertificateUpload = z.discriminatedUnion('format', [
-  z.object({ format: z.literal('p12'), p12Base64: z.string().min(1).max(200_000), password: z.string().max(500) }),
-  z.object({
-    format: z.literal('pem'),
-    certificatePem: z.string().min(1).max(100_000),
-    privateKeyPem: z.string().min(1).max(100_000),
-    keyPassword: z.string().max(500).optional(),
-  }),
-]);
 
 /** Offline issuing (issue 17): the KSeF Offline certificate, the setting, enrolment, deadlines, technical correction. */
 export const offlineRouter = router({
