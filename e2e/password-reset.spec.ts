@@ -5,10 +5,12 @@ import { expect, snap, test } from './fixtures';
 /** The reset e-mails to `to` the stack's SMTP emulator holds, oldest first. */
 const inbox = async (to: string) => (await (await fetch(`${process.env.E2E_SMTP_URL}/messages?to=${encodeURIComponent(to)}`)).json()) as SinkMessage[];
 
-test('a forgotten password is reset through the e-mailed one-time link', async ({ page, auth, dashboard }, info) => {
+test('a forgotten password is reset through the e-mailed one-time link', async ({ page, auth, dashboard, browser }, info) => {
   const email = `e2e-reset-${randomBytes(4).toString('hex')}@example.test`;
   const oldPassword = 'correct horse battery';
   const newPassword = 'staple battery horse';
+  const other = await browser.newContext({ baseURL: info.project.use.baseURL });
+  const otherPage = await other.newPage();
 
   await test.step('a user exists and signs out', async () => {
     await page.goto('/signup');
@@ -18,8 +20,14 @@ test('a forgotten password is reset through the e-mailed one-time link', async (
     await expect(dashboard.secret()).toBeVisible();
     await auth.continue().click();
     await expect(dashboard.heading('Przegląd')).toBeVisible();
+    await other.addCookies(await page.context().cookies());
     await dashboard.signOut().click();
     await expect(page).toHaveURL(/\/signin/);
+  });
+
+  await test.step('a copy of that session (another browser, a stolen cookie) still works before the reset', async () => {
+    await otherPage.goto('/dashboard');
+    await expect(otherPage.getByRole('heading', { level: 1, name: 'Przegląd' })).toBeVisible();
   });
 
   await test.step('"Forgot your password?" asks for the address and answers the same for any address', async () => {
@@ -57,6 +65,12 @@ test('a forgotten password is reset through the e-mailed one-time link', async (
     await expect(dashboard.heading('Przegląd')).toBeVisible();
     await dashboard.signOut().click();
     await expect(page).toHaveURL(/\/signin/);
+  });
+
+  await test.step('the reset ended every session signed in before it', async () => {
+    await otherPage.goto('/dashboard');
+    await expect(otherPage).toHaveURL(/\/signin/);
+    await other.close();
   });
 
   await test.step('the link is spent; the old password fails, the new one works', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSmtpSink, type SinkMessage, type SmtpSink } from '@/emulators/smtp/server';
 import { useTestDatabase } from '@/test/db';
 import { useWorker } from '@/test/pipeline';
+import { currentSessionUser } from '@/server/auth/session-validity';
 import { verifySignIn } from '@/server/auth/sign-in';
 import { resetConfig } from '@/server/config';
 import { passwordResets, users } from '@/server/db/schema';
@@ -72,13 +73,24 @@ describe('password reset', () => {
 
     expect(await anonymous().auth.previewPasswordReset({ token })).toEqual({ email });
     expect(await code(anonymous().auth.resetPassword({ token, password: 'short' }))).toMatch(/^BAD_REQUEST/);
+    const signedInBefore = Date.now() - 1;
+    expect(await currentSessionUser(t.db(), userId, signedInBefore)).toBe(userId);
     expect(await anonymous().auth.resetPassword({ token, password: NEW })).toEqual({ email });
+    // a session signed in before the reset (a stolen cookie, another browser) speaks for nobody now; a new one does
+    expect(await currentSessionUser(t.db(), userId, signedInBefore)).toBeNull();
+    expect(await currentSessionUser(t.db(), userId, undefined)).toBeNull();
+    expect(await currentSessionUser(t.db(), userId, Date.now() + 1)).toBe(userId);
     expect(await verifySignIn(t.db(), email, NEW)).toEqual({ id: userId, email });
     expect(await verifySignIn(t.db(), email, OLD)).toBeNull();
 
     expect(await code(anonymous().auth.resetPassword({ token, password: 'yet another password' }))).toBe('NOT_FOUND reset_invalid');
     expect(await code(anonymous().auth.previewPasswordReset({ token }))).toBe('NOT_FOUND reset_invalid');
     expect(await verifySignIn(t.db(), email, NEW)).not.toBeNull();
+  });
+
+  test('a session of a user who is gone speaks for nobody', async () => {
+    expect(await currentSessionUser(t.db(), 'usr_gone', Date.now())).toBeNull();
+    expect(await currentSessionUser(t.db(), null, Date.now())).toBeNull();
   });
 
   test('an unknown address gets the same answer and no link', async () => {

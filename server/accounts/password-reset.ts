@@ -79,7 +79,7 @@ export async function previewPasswordReset(db: DbOrTx, token: string, now: Date)
 export async function resetPassword(db: Db, token: string, passwordHash: string, now: Date): Promise<{ email: string }> {
   return db.transaction(async (tx) => {
     const reset = await findOpenReset(tx, token, now, true);
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId));
+    await tx.update(users).set({ passwordHash, sessionsValidFrom: now }).where(eq(users.id, reset.userId));
     await tx.update(passwordResets).set({ usedAt: now }).where(eq(passwordResets.id, reset.id));
     return { email: reset.email };
   });

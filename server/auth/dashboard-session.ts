@@ -2,10 +2,11 @@ import 'server-only';
 import { getServerSession } from 'next-auth';
 import { findMembership, type Membership } from '@/server/accounts/find-membership';
 import { may } from '@/server/accounts/permissions';
-import type { DbOrTx } from '@/server/db/client';
+import { db as sharedDb, type DbOrTx } from '@/server/db/client';
 import type { Mode } from '@/server/db/schema';
 import type { Scope } from '@/server/db/scope';
 import { authOptions } from './next-auth';
+import { currentSessionUser } from './session-validity';
 
 /** The dashboard's test/live switch lives in this cookie; anything but `live` is test mode. */
 export const MODE_COOKIE = 'kr_mode';
@@ -26,8 +27,12 @@ export type DashboardSession = { userId: string | null; mode: Mode; accountId?: 
 
 /** Who is signed in (next-auth's session), which mode the switch shows and which account the user chose. */
 export async function readDashboardSession(cookieHeader: string | null | undefined): Promise<DashboardSession> {
-  const session = (await getServerSession(authOptions())) as { userId?: string } | null;
-  return { userId: session?.userId ?? null, mode: readMode(cookieHeader), accountId: readAccountChoice(cookieHeader) };
+  const session = (await getServerSession(authOptions())) as { userId?: string; signedInAt?: number } | null;
+  return {
+    userId: await currentSessionUser(sharedDb(), session?.userId, session?.signedInAt),
+    mode: readMode(cookieHeader),
+    accountId: readAccountChoice(cookieHeader),
+  };
 }
 
 export type DashboardAccess = { ok: true; membership: Membership; scope: Scope } | { ok: false; reason: 'signed_out' | 'live_disabled' };

@@ -29,7 +29,9 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      session: ({ session, token }) => ({ ...session, userId: token.sub }),
+      // the sign-in instant travels in the token, so a password reset can end the sessions signed in before it
+      jwt: ({ token, user }) => (user ? { ...token, signedInAt: Date.now() } : token),
+      session: ({ session, token }) => ({ ...session, userId: token.sub, signedInAt: token.signedInAt }),
     },
   };
 }

@@ -11,6 +11,8 @@ export const users = pgTable('users', {
   email: text().notNull().unique(),
   passwordHash: text().notNull(),
   createdAt: createdAt(),
+  /** Sessions signed in before this instant are refused: set when the password is reset (a stolen session ends). */
+  sessionsValidFrom: timestamp({ withTimezone: true }),
 });
 
 export const accounts = pgTable('accounts', {
