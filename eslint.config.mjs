@@ -11,6 +11,7 @@ const CLIENT_MAY_IMPORT = [
   'template',
   'ksef-connection/check-errors',
   'error-details',
+  'documents/warning-texts',
 ];
 /** The pure helpers of server/ the emulators share (paths under server/, for import/no-restricted-paths). */
 const EMULATOR_MAY_IMPORT = [

@@ -36,9 +36,12 @@ export function checkErrorText(error: string | null, t: Dictionary): string | nu
 /**
  * A document's stored error (`last_error`, a timeline step): the meaning of its code in the reader's language; an
  * English reader also gets the stored text (English, or KSeF's own), which says more. A code not of ours keeps the
- * stored text.
+ * stored text; a warning is its translated text.
  */
-export function storedErrorText(e: { code: string; message: string }, t: Dictionary): string {
+export function storedErrorText(e: { code: string; message: string; text?: string; params?: TemplateParams }, t: Dictionary): string {
+  // a warning is said whole in the reader's language, its dates and values filled in
+  const warning = e.text ? t.warningTexts[e.text] : undefined;
+  if (warning) return fillTemplate(warning, e.params ?? {});
   const meaning = t.errorCodes[e.code];
   if (!meaning) return e.message;
   return t.lang === 'en' && e.message !== meaning ? `${meaning} ${e.message}` : meaning;

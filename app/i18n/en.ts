@@ -1,4 +1,5 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { WARNINGS } from '@/server/documents/warning-texts';
 import { ERROR_DETAILS } from '@/server/error-details';
 import type { ErrorCode } from '@/server/errors';
 import type { Dictionary } from './pl';
@@ -249,6 +250,8 @@ export const en: Dictionary = {
     ksef_unavailable: 'Nothing to do: the document stays queued and is retried automatically.',
   } satisfies Record<ErrorCode, string> as Record<string, string>,
   /** Finer causes of dashboard-facing errors: the service's own English texts (server/error-details.ts); `{name}` comes from the error. */
+  /** A document's warnings: the service's own English texts (server/documents/warning-texts.ts). */
+  warningTexts: Object.fromEntries(Object.entries(WARNINGS).map(([key, w]) => [key, w.text])),
   errorDetails: ERROR_DETAILS as Record<string, string>,
   kind: { invoice: 'Invoice', correction: 'Correction (KOR)' },
   attention: {

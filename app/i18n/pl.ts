@@ -1,5 +1,6 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { ErrorCode, ErrorDetail } from '@/server/errors';
+import type { WarningText } from '@/server/documents/warning-texts';
 import type { PluralForms } from './plural';
 /** Every code of the service (server/errors.ts) and of tRPC, in the user's language (error-codes.test.ts). */
 const errorCodes: Record<string, string> = {
@@ -248,6 +249,18 @@ export const pl = {
     ksef_unavailable: 'Nic nie trzeba robić: dokument czeka w kolejce i zostanie wysłany ponownie automatycznie.',
   } satisfies Record<ErrorCode, string> as Record<string, string>,
   /** Finer causes of dashboard-facing errors (ERROR_DETAILS in server/errors.ts); `{name}` comes from the error. */
+  /** A document's warnings (server/documents/warning-texts.ts), by the key stored with each; `{name}` from its params. */
+  warningTexts: {
+    invoice_late:
+      'Wystawiona {issueDate}, po terminie {deadline} (15. dzień miesiąca po dostawie lub wcześniejszej zapłacie, art. 106i ust. 1-2 ustawy o VAT). Faktura jest ważna, ale wystawiona z opóźnieniem.',
+    buyer_address_incomplete:
+      'Adres nabywcy „{address}” nie ma polskiego kodu pocztowego (NN-NNN) z miejscowością; faktura wymaga pełnego adresu nabywcy (art. 106e ust. 1 pkt 3).',
+    issue_date_moved: 'Data wystawienia przesunięta z {from} na {to}, dzień wysłania do KSeF (art. 106na ust. 1); numer się nie zmienia.',
+    sent_offline_handed_out:
+      'Wystawiona {issued}, wysłana {sent}: w trybie offline (offline24, art. 106nda), bo mogła już trafić do KSeF lub do nabywcy w tej postaci; KSeF musi ją otrzymać do {deadline}.',
+    sent_offline_numbered:
+      'Wystawiona {issued}, wysłana {sent}: w trybie offline (offline24, art. 106nda), bo jej numer należy do okresu {period}; KSeF musi ją otrzymać do {deadline}.',
+  } satisfies Record<WarningText, string> as Record<string, string>,
   errorDetails: {
     url_not_absolute: 'Adres URL musi być bezwzględny (z https:// lub http://).',
     url_live_https: 'Endpointy trybu produkcyjnego muszą używać https.',

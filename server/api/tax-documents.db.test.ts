@@ -112,12 +112,18 @@ describe('documents that go out with the facts that change them', () => {
     const { doc } = await accepted(res.body.id);
     expect(doc.warnings.map((w) => w.code)).toEqual(['invoice_late', 'buyer_address_incomplete']);
     expect(doc.warnings[0]?.message).toMatch(/after 2026-09-15/);
+    // the key and values travel with the English text, so the Polish dashboard says it whole (app/i18n/pl.ts)
+    expect(doc.warnings[0]).toMatchObject({ text: 'invoice_late', params: { deadline: '2026-09-15' } });
+    expect(doc.warnings[1]).toMatchObject({ text: 'buyer_address_incomplete', params: { address: 'ul. Długa 5' } });
     const timeline = await t
       .db()
-      .execute<{ code: string }>(
-        sql`select error->>'code' as code from document_transitions where document_id = ${doc.id} and error->>'type' = 'warning' order by id`,
+      .execute<{ code: string; text: string }>(
+        sql`select error->>'code' as code, error->>'text' as text from document_transitions where document_id = ${doc.id} and error->>'type' = 'warning' order by id`,
       );
-    expect(timeline.map((r) => r.code)).toEqual(['invoice_late', 'buyer_address_incomplete']);
+    expect(timeline.map((r) => [r.code, r.text])).toEqual([
+      ['invoice_late', 'invoice_late'],
+      ['buyer_address_incomplete', 'buyer_address_incomplete'],
+    ]);
   });
 
   test('refunds: above the invoiced unit value → 422 and no correction; a partial-value refund → a KOR with before/after rows, accepted', async () => {

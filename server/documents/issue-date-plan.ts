@@ -2,6 +2,7 @@ import type { DocumentWarning } from '@/server/db/schema';
 import { offline24Deadline } from '@/server/calendar/offline-deadline';
 import type { DocumentRow } from './document-row';
 import { periodOf } from './numbering';
+import { documentWarning } from './warning-texts';
 
 export type IssueDatePlan =
   | { kind: 'as_is' }
@@ -30,20 +31,14 @@ export function planIssueDate(
     return {
       kind: 'move',
       issueDate: today,
-      warning: {
-        code: 'issue_date_moved',
-        message: `Issue date moved from ${issued} to ${today}, the day it was sent to KSeF (art. 106na ust. 1); the number stays.`,
-      },
+      warning: documentWarning('issue_date_moved', { from: issued, to: today }),
     };
   }
   const deadline = doc.offlineDeadline ?? offline24Deadline(issued);
-  const why = handedOut ? 'it may already have reached KSeF or the buyer as issued' : `its number belongs to ${periodOf(issued)}`;
+  const facts = { issued, sent: today, deadline: deadline.toISOString() };
   return {
     kind: 'offline',
     deadline,
-    warning: {
-      code: 'sent_offline',
-      message: `Issued ${issued} but sent on ${today}: sent in offline mode (offline24, art. 106nda) because ${why}; KSeF must have it by ${deadline.toISOString()}.`,
-    },
+    warning: handedOut ? documentWarning('sent_offline_handed_out', facts) : documentWarning('sent_offline_numbered', { ...facts, period: periodOf(issued) }),
   };
 }

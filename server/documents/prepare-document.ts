@@ -21,6 +21,7 @@ import { checkSellerOf } from './seller';
 import { checkBeforeNumber } from './check-before-number';
 import { transition } from './transition';
 import { addWarnings } from './warnings';
+import { documentWarning } from './warning-texts';
 import { loadDocument, lockDocument, selectDocuments } from './load-document';
 
 type Prepared = { exchangeRate: { rate: string; date: string; table: string } | null; currency: string; buyerNip: string; orderNumber: string };
@@ -249,13 +250,10 @@ export function invoiceWarnings(order: NormalizedOrder, issueDate: string): Docu
   const warnings: DocumentWarning[] = [];
   const deadline = lateDeadline(issueDate, order.deliveredAt ?? undefined, warsawDate(order.paidAt));
   if (deadline) {
-    warnings.push({
-      code: 'invoice_late',
-      message: `Issued ${issueDate}, after ${deadline}: the 15th of the month after the delivery or an earlier payment (art. 106i ust. 1-2 of the VAT act). The invoice is valid but late.`,
-    });
+    warnings.push(documentWarning('invoice_late', { issueDate, deadline }));
   }
   const address = buyerAddressProblem(order.buyer);
-  if (address) warnings.push({ code: 'buyer_address_incomplete', message: address });
+  if (address !== null) warnings.push(documentWarning('buyer_address_incomplete', { address }));
   return warnings;
 }
 

@@ -14,9 +14,12 @@ export async function addWarnings(tx: Tx, doc: DocumentRow, warnings: readonly D
     .update(documents)
     .set({ warnings: sql`${documents.warnings} || ${JSON.stringify(fresh)}::jsonb` })
     .where(eq(documents.id, doc.id));
-  await tx
-    .insert(documentTransitions)
-    .values(
-      fresh.map((w) => ({ documentId: doc.id, fromStatus: doc.status, toStatus: doc.status, error: { type: 'warning', code: w.code, message: w.message } })),
-    );
+  await tx.insert(documentTransitions).values(
+    fresh.map((w) => ({
+      documentId: doc.id,
+      fromStatus: doc.status,
+      toStatus: doc.status,
+      error: { type: 'warning', code: w.code, message: w.message, text: w.text, params: w.params },
+    })),
+  );
 }

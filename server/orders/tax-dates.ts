@@ -37,11 +37,11 @@ export function lateDeadline(issueDate: string, supply: string | undefined, paym
 /**
  * What the service checks of a buyer's address for art. 106e ust. 1 pkt 3 (name and address of the buyer): a Polish
  * address must hold a postal code NN-NNN followed by a city ("00-001 Warszawa", the MF samples' AdresL2), or a city
- * followed by the code in the second line. Null when it does, else the warning's text.
+ * followed by the code in the second line. Null when it does, else the address as written (for the warning).
  */
 export function buyerAddressProblem(buyer: Pick<NormalizedBuyer, 'address1' | 'address2' | 'countryCode'>): string | null {
   if (buyer.countryCode !== 'PL') return null;
   const all = `${buyer.address1} ${buyer.address2 ?? ''}`;
   if (/(^|[^\d])\d{2}-\d{3}\s*,?\s*\p{L}{2,}/u.test(all) || /\p{L}{2,}\s*,?\s*\d{2}-\d{3}\s*$/u.test(buyer.address2 ?? '')) return null;
-  return `The buyer's address "${all.trim()}" has no Polish postal code (NN-NNN) with a city; the invoice needs the buyer's full address (art. 106e ust. 1 pkt 3).`;
+  return all.trim();
 }

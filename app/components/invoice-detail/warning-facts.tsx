@@ -1,4 +1,5 @@
 'use client';
+import { storedErrorText } from '../error-text';
 import { formatDateTime } from '../format';
 import { useI18n } from '../i18n';
 import type { InvoiceDetailData } from './types';
@@ -16,7 +17,7 @@ export function WarningFacts({ warnings, ksefWarnings }: Pick<InvoiceDetailData,
             <ul className="warn" data-testid="warnings">
               {warnings.map((w) => (
                 <li key={w.code}>
-                  <code>{w.code}</code>: {w.message}
+                  <code>{w.code}</code>: {storedErrorText(w, t)}
                 </li>
               ))}
             </ul>

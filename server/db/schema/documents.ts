@@ -2,19 +2,28 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { OUTAGE_MODES } from '@/server/outage/mode-names';
+import type { TemplateParams } from '@/server/template';
 import { documentKindEnum, documentStatusEnum, ksefEnvironmentEnum, modeEnum } from './enums';
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
-/** The `last_error` object of spec 2.3 as stored (doc_url is added by the serializer). */
-export type StoredError = { type: string; code: string; message: string; param?: string; ksef_code?: number };
+/**
+ * The `last_error` object of spec 2.3 as stored (doc_url is added by the serializer); a timeline's warning also keeps
+ * its text's key and params (server/documents/warning-texts.ts), so the dashboard can say it in the reader's language.
+ */
+export type StoredError = { type: string; code: string; message: string; param?: string; ksef_code?: number; text?: string; params?: TemplateParams };
 
 /**
  * A fact about a document that does not stop it but that a person should see (dashboard and timeline): the invoice
  * is late (art. 106i ust. 1), the buyer's address lacks a postal code and city (art. 106e ust. 1 pkt 3), P_1 was
  * moved to the sending day, the document went to KSeF in offline mode.
  */
-export type DocumentWarning = { code: 'invoice_late' | 'buyer_address_incomplete' | 'issue_date_moved' | 'sent_offline'; message: string };
+export type DocumentWarning = {
+  code: 'invoice_late' | 'buyer_address_incomplete' | 'issue_date_moved' | 'sent_offline';
+  message: string;
+  text?: string;
+  params?: TemplateParams;
+};
 
 /**
  * The texts the dashboard searches in one expression, so one trigram index serves a "contains" search over all of
