@@ -12,6 +12,7 @@ const CLIENT_MAY_IMPORT = [
   'ksef-connection/check-errors',
   'error-details',
   'documents/warning-texts',
+  'webhooks/delivery-failures',
 ];
 /** The pure helpers of server/ the emulators share (paths under server/, for import/no-restricted-paths). */
 const EMULATOR_MAY_IMPORT = [

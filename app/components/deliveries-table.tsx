@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { DeliveryLogEntry } from '@/server/webhooks/list-deliveries';
-import { readError } from './error-text';
+import { deliveryErrorText, readError } from './error-text';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { useMay } from './role';
@@ -66,7 +66,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
                       {d.error ? (
                         <>
                           <dt>{t.common.error}</dt>
-                          <dd className="field-error">{d.error}</dd>
+                          <dd className="field-error">{deliveryErrorText(d.error, t)}</dd>
                         </>
                       ) : null}
                       {d.responseBody ? (

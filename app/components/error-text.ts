@@ -2,6 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import type { Dictionary } from '@/app/i18n/pl';
 import { checkErrorKind } from '@/server/ksef-connection/check-errors';
 import { fillTemplate, type TemplateParams } from '@/server/template';
+import { deliveryFailureKind } from '@/server/webhooks/delivery-failures';
 
 export type FieldError = { message: string; param: string | null };
 
@@ -25,6 +26,16 @@ export function readError(err: unknown, t: Dictionary): FieldError | null {
   if (english && app) return { message: err.message, param: app.param };
   const byCode = (app && t.errorCodes[app.code]) || (data?.code && t.errorCodes[data.code]);
   return { message: byCode || (english ? err.message : generic), param: app?.param ?? null };
+}
+
+/**
+ * A failed webhook attempt in the reader's language: what kind of failure it was, then the stored technical text
+ * (the address, the timeout, the network's code), which an operator needs whatever the language; an error status
+ * is shown beside it as the response's status code.
+ */
+export function deliveryErrorText(error: string, t: Dictionary): string {
+  const kind = deliveryFailureKind(error);
+  return kind === 'answered' ? t.webhooks.failures.answered : `${t.webhooks.failures[kind]}: ${error}`;
 }
 
 /** A KSeF connection check's error: its kind in the reader's language; the stored (English) text for an English reader. */

@@ -567,6 +567,13 @@ export const en: Dictionary = {
     resent: 'Resend scheduled (attempt {n}).',
     request: 'Request',
     response: 'Response',
+    failures: {
+      refused: 'Not sent: the endpoint address is not allowed',
+      timed_out: 'No answer in time',
+      redirect: 'The endpoint redirects; redirects are not followed',
+      answered: 'The endpoint answered with an error status',
+      unreachable: 'Could not connect to the endpoint',
+    },
     back: 'Back to webhooks',
     pickEvent: 'Choose at least one event.',
   },

@@ -1,6 +1,7 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { ErrorCode, ErrorDetail } from '@/server/errors';
 import type { WarningText } from '@/server/documents/warning-texts';
+import type { DeliveryFailureKind } from '@/server/webhooks/delivery-failures';
 import type { PluralForms } from './plural';
 /** Every code of the service (server/errors.ts) and of tRPC, in the user's language (error-codes.test.ts). */
 const errorCodes: Record<string, string> = {
@@ -614,6 +615,14 @@ export const pl = {
     resent: 'Ponowna wysyłka zaplanowana (próba {n}).',
     request: 'Żądanie',
     response: 'Odpowiedź',
+    /** A failed attempt's kind (server/webhooks/delivery-failures.ts); the stored technical text follows it. */
+    failures: {
+      refused: 'Nie wysłano: adres endpointu jest niedozwolony',
+      timed_out: 'Brak odpowiedzi w wyznaczonym czasie',
+      redirect: 'Endpoint przekierowuje; przekierowań nie wykonujemy',
+      answered: 'Endpoint odpowiedział kodem błędu',
+      unreachable: 'Nie udało się połączyć z endpointem',
+    } satisfies Record<DeliveryFailureKind, string>,
     back: 'Wróć do webhooków',
     pickEvent: 'Zaznacz co najmniej jedno zdarzenie.',
   },

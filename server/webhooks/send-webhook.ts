@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Mode } from '@/server/db/schema';
+import { deliveryFailure } from './delivery-failures';
 import { bareHost, privateTargetsAllowed } from './endpoint-url';
 import { isPublicAddress } from './public-address';
 import { signatureHeader } from './signature';
@@ -33,11 +34,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
     if (blocked || addresses.length === 0) {
-      return callback(
-        Object.assign(new Error(`refused: ${hostname} resolves to ${blocked?.address ?? 'nothing'}, not a public address`), { code: 'ENONPUBLIC' }),
-        '',
-        0,
-      );
+      return callback(Object.assign(new Error(deliveryFailure.resolvesPrivate(hostname, blocked?.address ?? 'nothing')), { code: 'ENONPUBLIC' }), '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -68,13 +65,13 @@ export async function sendWebhook(rawUrl: string, eventId: string, body: string,
   try {
     url = new URL(rawUrl);
   } catch {
-    return failed('refused: the endpoint URL is not valid');
+    return failed(deliveryFailure.invalidUrl());
   }
   const host = bareHost(url);
   const allowPrivate = o.mode === 'test' && (o.allowPrivate ?? privateTargetsAllowed(o.mode));
-  if (o.mode === 'live' && url.protocol !== 'https:') return failed('refused: live-mode endpoints must use https');
+  if (o.mode === 'live' && url.protocol !== 'https:') return failed(deliveryFailure.liveHttps());
   // an address in the URL is connected to without a lookup: it is judged here
-  if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return failed(`refused: ${host} is not a public address`);
+  if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return failed(deliveryFailure.notPublic(host));
   const secure = url.protocol === 'https:';
   const payload = Buffer.from(body, 'utf8');
   const timeoutMs = o.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -105,7 +102,7 @@ export async function sendWebhook(rawUrl: string, eventId: string, body: string,
     const kept = () => (keep ? text(excerpt) : null);
     const deadline = setTimeout(() => {
       req.destroy();
-      finish(failed(`timed out after ${timeoutMs} ms${statusCode === null ? '' : ' reading the answer'}`, statusCode, kept()));
+      finish(failed(deliveryFailure.timedOut(timeoutMs, statusCode !== null), statusCode, kept()));
     }, timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => finish(failed(describeError(err), statusCode, statusCode === null ? null : kept())));
     req.on('response', (res) => {
@@ -119,7 +116,7 @@ export async function sendWebhook(rawUrl: string, eventId: string, body: string,
       res.on('end', () => {
         const code = statusCode ?? 0;
         const delivered = code >= 200 && code < 300;
-        const error = delivered ? null : code >= 300 && code < 400 ? `redirect to ${res.headers.location ?? '(no Location)'} not followed` : `answered ${code}`;
+        const error = delivered ? null : code >= 300 && code < 400 ? deliveryFailure.redirect(res.headers.location) : deliveryFailure.answered(code);
         finish({ delivered, statusCode: code, durationMs: elapsed(), responseBody: kept(), error });
       });
     });
@@ -132,5 +129,5 @@ const text = (bytes: Buffer): string => bytes.toString('utf8').replace(/\u0000/g
 
 function describeError(err: NodeJS.ErrnoException): string {
   if (err.code === 'ENONPUBLIC') return err.message;
-  return err.code ? `${err.code}: ${err.message}` : err.message;
+  return deliveryFailure.network(err.code, err.message);
 }

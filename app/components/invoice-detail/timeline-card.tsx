@@ -1,7 +1,7 @@
 'use client';
 import type { ReactNode } from 'react';
 import type { TimelineStep } from '@/server/documents/document-timeline';
-import { storedErrorText } from '../error-text';
+import { deliveryErrorText, storedErrorText } from '../error-text';
 import { formatDateTime } from '../format';
 import { useI18n } from '../i18n';
 import { StatusBadge } from '../status-badge';
@@ -61,7 +61,7 @@ function StepText({ step }: { step: TimelineStep }) {
     case 'store_gave_up':
       return line(s.storeGaveUp, step.error);
     case 'webhook': {
-      const answer = step.statusCode ? `HTTP ${step.statusCode}` : (step.error ?? '—');
+      const answer = step.statusCode ? `HTTP ${step.statusCode}` : step.error ? deliveryErrorText(step.error, t) : '—';
       const text = (step.delivered ? s.webhookDelivered : s.webhookFailed).replace('{event}', step.eventType).replace('{url}', step.url);
       return line(
         <>
