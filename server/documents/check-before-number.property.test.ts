@@ -9,7 +9,7 @@ import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
 import { formatKsefNumber } from '@/server/ksef/ksef-number';
 import { validateXml } from '@/server/ksef/xsd';
 import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
-import { VAT_RATES } from '@/server/orders/vat';
+import { VAT_RATES } from '@/server/facts/vat-rates';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
 import { prng, type Rng } from '@/test/prng';
 import { checkBeforeNumber } from './check-before-number';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { EventType as SdkEventType } from '@/sdk/src/types';
-import { DOCUMENT_STATUSES, isInFlight } from '@/server/documents/statuses';
+import { DOCUMENT_STATUSES, isInFlight } from '@/server/facts/document-statuses';
 import { EVENT_TYPES, eventTypeFor, type EventType } from './event-types';
 
 /** The SDK has no dependencies, so it spells the union out; the type checker holds it to the service's list. */
