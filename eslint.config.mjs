@@ -3,14 +3,13 @@ import nextTs from 'eslint-config-next/typescript';
 
 /** Pure modules of server/ (no I/O, no secrets, no drizzle) that client components may import values from. */
 const CLIENT_MAY_IMPORT = [
+  // the ground floor of pure shared facts (statuses, event types, VAT rates, error codes)
+  'facts/[a-z-]+',
   'orders/nip',
-  'events/event-types',
-  'documents/statuses',
   'accounts/permissions',
   'documents/document-filters',
   'template',
   'ksef-connection/check-errors',
-  'error-details',
   'documents/warning-texts',
   'webhooks/delivery-failures',
 ];

@@ -3,7 +3,8 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { Page } from '@playwright/test';
 import { en } from '@/app/i18n/en';
 import { pl } from '@/app/i18n/pl';
-import { ERROR_DETAILS, ERRORS } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
+import { ERROR_DETAILS } from '@/server/facts/error-details';
 import { apiClient, expect, test } from './fixtures';
 
 type Lang = 'pl' | 'en';

@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { ROOT } from '@/server/config';
-import { buildImportGraph, fileCycles, findCycles, folderCycles, folderEdges, layerCrossings, readSpecifiers, type ImportEdge } from './import-graph';
+import {
+  buildImportGraph,
+  fileCycles,
+  findCycles,
+  folderCycles,
+  folderEdges,
+  groundFloorLeaks,
+  layerCrossings,
+  readSpecifiers,
+  type ImportEdge,
+} from './import-graph';
 
 const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, to, typeOnly });
 
@@ -17,6 +27,11 @@ describe('the product import graph (app/, server/, worker/, emulators/, scripts/
 
   test('crosses none of the layers DESIGN.md "Layout" names', () => {
     expect(layerCrossings(edges)).toEqual([]);
+  });
+
+  test('keeps the ground floor (server/facts) pure: it imports no package, no Node built-in, no other folder', () => {
+    expect(groundFloorLeaks(ROOT)).toEqual([]);
+    expect(edges).toContainEqual(edge('server/facts/error-codes.ts', 'server/facts/vat-rates.ts'));
   });
 
   test('sees the imports it checks (a graph read wrong would pass every check above)', () => {
@@ -45,6 +60,9 @@ describe('the checks themselves', () => {
   test('a layer crossing names its rule and the import', () => {
     expect(layerCrossings([edge('server/x/a.ts', 'worker/main.ts', true), edge('server/ksef/b.ts', 'server/db/client.ts', true)])).toEqual([
       'no product import of worker/ from outside it: server/x/a.ts → worker/main.ts',
+    ]);
+    expect(layerCrossings([edge('server/facts/a.ts', 'server/facts/b.ts'), edge('server/facts/a.ts', 'server/orders/vat.ts', true)])).toEqual([
+      'server/facts (the ground floor of pure shared facts) imports nothing of the product outside itself: server/facts/a.ts → server/orders/vat.ts',
     ]);
   });
 

@@ -216,8 +216,16 @@ const under =
   (file: string) =>
     dirs.some((dir) => file.startsWith(`${dir}/`));
 const DELIVERY = ['server/api', 'server/trpc', 'server/http'];
+/** The ground floor: pure shared facts (statuses, event types, VAT rates, error codes) every other layer reads. */
+export const GROUND_FLOOR = 'server/facts';
 
 export const LAYER_RULES: LayerRule[] = [
+  {
+    rule: `${GROUND_FLOOR} (the ground floor of pure shared facts) imports nothing of the product outside itself`,
+    importer: under(GROUND_FLOOR),
+    forbidden: (file: string) => !under(GROUND_FLOOR)(file),
+    types: true,
+  },
   ...['emulators', 'worker', 'app'].map((layer) => ({
     rule: `no product import of ${layer}/ from outside it`,
     importer: (file: string) => !file.startsWith(`${layer}/`),
@@ -241,6 +249,17 @@ export const LAYER_RULES: LayerRule[] = [
     types: false,
   },
 ];
+
+/** Imports of the ground floor's files that leave it, packages and Node built-ins included: the facts do no I/O. */
+export function groundFloorLeaks(root: string, files = listProductFiles(root)): string[] {
+  return files
+    .filter(under(GROUND_FLOOR))
+    .flatMap((file) =>
+      readSpecifiers(file, readFileSync(path.join(root, file), 'utf8')).map((spec) => ({ file, spec, to: resolveSpecifier(root, file, spec.text) })),
+    )
+    .filter(({ to }) => to === null || !under(GROUND_FLOOR)(to))
+    .map(({ file, spec }) => `${file} → ${spec.text}`);
+}
 
 /** Every import that breaks a layer rule, as `rule: importer → imported`. */
 export function layerCrossings(edges: ImportEdge[], rules = LAYER_RULES): string[] {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
-import { EVENT_TYPES, type EventType } from '@/server/events/event-types';
+import { EVENT_TYPES, type EventType } from '@/server/facts/event-types';
 
 type EventBody = { id: string; type: string; created: number; data: { object: { id: string; number: string | null } } };
 

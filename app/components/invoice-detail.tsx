@@ -12,7 +12,7 @@ import { RefundCard } from './invoice-detail/refund-card';
 import { TimelineCard } from './invoice-detail/timeline-card';
 import type { InvoiceDetailData } from './invoice-detail/types';
 import { StatusBadge } from './status-badge';
-import { isInFlight } from '@/server/documents/statuses';
+import { isInFlight } from '@/server/facts/document-statuses';
 import { useTRPC } from './trpc';
 
 /**

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { DOCUMENT_SORTS } from '@/server/documents/document-filters';
-import { DOCUMENT_KINDS, DOCUMENT_STATUSES, isInFlight, type DocumentStatus } from '@/server/documents/statuses';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES, isInFlight, type DocumentStatus } from '@/server/facts/document-statuses';
 import { formatMoney } from './format';
 import { useI18n } from './i18n';
 import { plural } from '@/app/i18n/plural';

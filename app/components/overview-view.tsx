@@ -9,7 +9,7 @@ import { SendingCard } from './overview/sending-card';
 import { useMay } from './role';
 import { useI18n } from './i18n';
 import { StatusBadge } from './status-badge';
-import { DOCUMENT_STATUSES } from '@/server/documents/statuses';
+import { DOCUMENT_STATUSES } from '@/server/facts/document-statuses';
 import { useTRPC } from './trpc';
 
 export function OverviewView() {

@@ -1,5 +1,5 @@
 'use client';
-import type { DocumentStatus } from '@/server/documents/statuses';
+import type { DocumentStatus } from '@/server/facts/document-statuses';
 import { useI18n } from './i18n';
 
 export function StatusBadge({ status }: { status: DocumentStatus }) {

@@ -8,7 +8,7 @@ import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { SecretOnce } from './secret-once';
 import { useTRPC } from './trpc';
-import { EVENT_TYPES } from '@/server/events/event-types';
+import { EVENT_TYPES } from '@/server/facts/event-types';
 
 type EventChoice = (typeof EVENT_TYPES)[number] | '*';
 

@@ -2,14 +2,15 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { expect, test } from 'vitest';
 import { storedErrorText } from '@/app/components/error-text';
 import { documentWarning, WARNINGS } from '@/server/documents/warning-texts';
-import { ERROR_DETAILS, ERRORS } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
+import { ERROR_DETAILS } from '@/server/facts/error-details';
 import { en } from './en';
 import { pl } from './pl';
 
 const dictionaries = { pl, en };
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-test.each(Object.entries(dictionaries))('%s translates every code of server/errors.ts and of tRPC, with what to do', (_, t) => {
+test.each(Object.entries(dictionaries))('%s translates every code of server/facts/error-codes.ts and of tRPC, with what to do', (_, t) => {
   for (const code of Object.keys(ERRORS)) {
     expect(t.errorCodes[code], code).toBeTruthy();
     expect(t.errorHelp[code], code).toBeTruthy();

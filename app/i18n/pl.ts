@@ -1,9 +1,11 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import type { ErrorCode, ErrorDetail } from '@/server/errors';
+import type { ErrorDetail } from '@/server/errors';
+import type { ErrorCode } from '@/server/facts/error-codes';
+import { vatRateList } from '@/server/facts/vat-rates';
 import type { WarningText } from '@/server/documents/warning-texts';
 import type { DeliveryFailureKind } from '@/server/webhooks/delivery-failures';
 import type { PluralForms } from './plural';
-/** Every code of the service (server/errors.ts) and of tRPC, in the user's language (error-codes.test.ts). */
+/** Every code of the service (server/facts/error-codes.ts) and of tRPC, in the user's language (error-codes.test.ts). */
 const errorCodes: Record<string, string> = {
   parameter_missing: 'Brakuje wymaganego parametru.',
   parameter_invalid: 'Parametr ma niewłaściwy typ lub format.',
@@ -15,7 +17,7 @@ const errorCodes: Record<string, string> = {
   order_cancelled: 'Zamówienie jest anulowane.',
   currency_not_supported: 'Waluta nie ma kursu w tabeli A NBP.',
   vat_rate_missing: 'Pozycja lub wysyłka nie ma stawki VAT.',
-  vat_rate_unsupported: 'Stawka VAT nie jest jedną z: 23, 8, 5, 0.',
+  vat_rate_unsupported: `Stawka VAT nie jest jedną z: ${vatRateList()}.`,
   order_unprocessable: 'Z tego zamówienia nie da się wystawić faktury.',
   correction_requires_invoice: 'Korekty wystawia się do faktur, nie do korekt.',
   livemode_mismatch: 'Obiekt należy do drugiego trybu.',
@@ -201,8 +203,8 @@ export const pl = {
     order_not_paid: 'Wyślij zamówienie, gdy zostanie opłacone, z polem `paid_at`.',
     order_cancelled: 'Zamówień anulowanych, zwróconych ani nieudanych się nie fakturuje.',
     currency_not_supported: 'Użyj PLN albo waluty z tabeli A NBP.',
-    vat_rate_missing: 'Podaj każdej pozycji i wysyłce `vat_rate`: 23, 8, 5 lub 0.',
-    vat_rate_unsupported: 'Obsługiwane są tylko krajowe stawki 23, 8, 5 i 0; sprzedaż zwolniona nie.',
+    vat_rate_missing: `Podaj każdej pozycji i wysyłce \`vat_rate\`: ${vatRateList('lub')}.`,
+    vat_rate_unsupported: `Obsługiwane są tylko krajowe stawki ${vatRateList('i')}; sprzedaż zwolniona nie.`,
     order_unprocessable: 'Komunikat mówi dlaczego (np. ujemna opłata, suma nie większa od zera albo zwrot samej kwoty).',
     correction_requires_invoice: 'Użyj identyfikatora `inv_` faktury pierwotnej.',
     livemode_mismatch: 'Użyj klucza tego samego trybu (testowego lub produkcyjnego) co faktura.',
@@ -249,7 +251,6 @@ export const pl = {
     ksef_rejected: 'Kod i treść z KSeF są w `ksef_code` i `message`.',
     ksef_unavailable: 'Nic nie trzeba robić: dokument czeka w kolejce i zostanie wysłany ponownie automatycznie.',
   } satisfies Record<ErrorCode, string> as Record<string, string>,
-  /** Finer causes of dashboard-facing errors (ERROR_DETAILS in server/errors.ts); `{name}` comes from the error. */
   /** A document's warnings (server/documents/warning-texts.ts), by the key stored with each; `{name}` from its params. */
   warningTexts: {
     invoice_late:
@@ -262,6 +263,7 @@ export const pl = {
     sent_offline_numbered:
       'Wystawiona {issued}, wysłana {sent}: w trybie offline (offline24, art. 106nda), bo jej numer należy do okresu {period}; KSeF musi ją otrzymać do {deadline}.',
   } satisfies Record<WarningText, string> as Record<string, string>,
+  /** Finer causes of dashboard-facing errors (server/facts/error-details.ts); `{name}` comes from the error. */
   errorDetails: {
     url_not_absolute: 'Adres URL musi być bezwzględny (z https:// lub http://).',
     url_live_https: 'Endpointy trybu produkcyjnego muszą używać https.',

@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { KsefRelayConnectionError, KsefRelayError } from './errors.js';
-import {
-  FINAL_STATUSES,
-  type Account,
-  type ApiErrorObject,
-  type Correction,
-  type CreateCorrectionParams,
-  type CreateInvoiceParams,
-  type CreateWebhookEndpointParams,
-  type DeletedWebhookEndpoint,
-  type Document,
-  type Event,
-  type Invoice,
-  type List,
-  type ListEventsParams,
-  type ListInvoicesParams,
-  type ListParams,
-  type WebhookEndpoint,
-  type WebhookEndpointWithSecret,
+import { FINAL_STATUSES } from './facts.js';
+import type {
+  Account,
+  ApiErrorObject,
+  Correction,
+  CreateCorrectionParams,
+  CreateInvoiceParams,
+  CreateWebhookEndpointParams,
+  DeletedWebhookEndpoint,
+  Document,
+  Event,
+  Invoice,
+  List,
+  ListEventsParams,
+  ListInvoicesParams,
+  ListParams,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
 } from './types.js';
 
 export type KsefRelayOptions = {

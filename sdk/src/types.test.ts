@@ -15,8 +15,8 @@ import type {
 } from '@/server/api/schemas';
 import type { ZListWebhookEndpointsQuery } from '@/server/api/webhook-endpoints';
 import type { DocumentStatus as ServerDocumentStatus } from '@/server/db/schema';
-import type { ERRORS } from '@/server/errors';
-import type { EventType as ServerEventType } from '@/server/events/event-types';
+import type { ERRORS } from '@/server/facts/error-codes';
+import type { EventType as ServerEventType } from '@/server/facts/event-types';
 import type { ZOrderInput, ZRefundInput } from '@/server/orders/order-schema';
 import type { ZCreateWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
 import type * as Sdk from './types';

@@ -1,78 +1,13 @@
 /**
  * The objects of the KSeF Relay API (its OpenAPI document, /openapi.json), written out by hand so that the package
  * has no dependencies; `types.test.ts` checks them at compile time (`npm run typecheck`) against the server's zod schemas,
- * which the document is generated from.
+ * which the document is generated from. The enumerations (statuses, event types, VAT rates, error codes) come from
+ * facts.ts, generated from the service's server/facts/.
  */
-export type DocumentStatus = 'pending' | 'queued' | 'sending' | 'accepted' | 'rejected' | 'skipped' | 'waiting_for_plan_limit' | 'error';
+import type { DocumentErrorCode, DocumentStatus, ErrorType, EventType, RequestErrorCode, VatRate } from './facts.js';
+
+export type { DocumentErrorCode, DocumentStatus, ErrorType, EventType, RequestErrorCode, VatRate };
 export type KsefEnvironment = 'test' | 'demo' | 'prod';
-export type EventType =
-  | 'invoice.accepted'
-  | 'invoice.rejected'
-  | 'invoice.skipped'
-  | 'invoice.error'
-  | 'correction.accepted'
-  | 'correction.rejected'
-  | 'correction.skipped'
-  | 'correction.error';
-export type VatRate = '23' | '8' | '5' | '0';
-
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'idempotency_error'
-  | 'rate_limit_error'
-  | 'api_error'
-  | 'invoice_error'
-  | 'ksef_error';
-
-/** Codes of request errors (HTTP answers) and of document errors (`last_error`). */
-export type RequestErrorCode =
-  | 'parameter_missing'
-  | 'parameter_invalid'
-  | 'body_invalid_json'
-  | 'body_too_large'
-  | 'buyer_nip_missing'
-  | 'buyer_nip_invalid'
-  | 'order_not_paid'
-  | 'order_cancelled'
-  | 'currency_not_supported'
-  | 'vat_rate_missing'
-  | 'vat_rate_unsupported'
-  | 'order_unprocessable'
-  | 'correction_requires_invoice'
-  | 'livemode_mismatch'
-  | 'resource_missing'
-  | 'route_not_found'
-  | 'method_not_allowed'
-  | 'pdf_not_ready'
-  | 'upo_not_ready'
-  | 'xml_not_ready'
-  | 'url_not_public'
-  | 'document_not_retryable'
-  | 'webhook_endpoint_limit'
-  | 'api_key_missing'
-  | 'api_key_invalid'
-  | 'live_mode_disabled'
-  | 'idempotency_key_reused'
-  | 'idempotency_key_invalid'
-  | 'rate_limited'
-  | 'internal_error';
-export type DocumentErrorCode =
-  | 'seller_not_configured'
-  | 'plan_limit_reached'
-  | 'invoice_build_failed'
-  | 'invoice_schema_invalid'
-  | 'original_not_invoiced'
-  | 'original_rejected'
-  | 'issued_outside_ksef'
-  | 'ksef_not_connected'
-  | 'ksef_auth_failed'
-  | 'ksef_duplicate_number'
-  | 'ksef_rejected'
-  | 'ksef_unavailable';
-
 export type ApiErrorObject<C extends string = string> = {
   type: ErrorType;
   code: C;
@@ -200,6 +135,3 @@ export type CreateWebhookEndpointParams = { url: string; enabled_events: (EventT
 export type ListParams = { limit?: number; starting_after?: string };
 export type ListInvoicesParams = ListParams & { external_id?: string };
 export type ListEventsParams = ListParams & { type?: EventType };
-
-/** Final states of spec 3: nothing changes a document after them (corrections are new documents). */
-export const FINAL_STATUSES: readonly DocumentStatus[] = ['accepted', 'rejected', 'skipped', 'error'];

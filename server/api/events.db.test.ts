@@ -8,7 +8,7 @@ import { enableLive } from '@/server/accounts/account-settings';
 import type { Scope } from '@/server/db/scope';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { recordDocumentEvent as recordEvent } from '@/server/documents/record-document-event';
-import type { EventType } from '@/server/events/event-types';
+import type { EventType } from '@/server/facts/event-types';
 import { parseOrderInput } from '@/server/orders/order-schema';
 
 const t = useTestDatabase();

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { EVENT_TYPES } from '@/server/events/event-types';
+import { EVENT_TYPES } from '@/server/facts/event-types';
 import { listEvents as listScopeEvents } from '@/server/events/list-events';
 import { listEnvelope, ZListQuery } from '@/server/http/list';
 import type { Endpoint } from '@/server/http/route';

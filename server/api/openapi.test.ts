@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { ROOT } from '@/server/config';
-import { ERRORS } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 import { isValidKsefNumber } from '@/server/ksef/ksef-number';
 import { isValidNip, normalizeNip } from '@/server/orders/nip';
 import { withComponents } from '@/test/openapi-check';

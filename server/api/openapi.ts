@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZCreateWebhookEndpoint } from '@/server/webhooks/create-webhook-endpoint';
-import { ERRORS, type ErrorCode } from '@/server/errors';
+import { ERRORS, type ErrorCode } from '@/server/facts/error-codes';
 import { REQUESTS_PER_MINUTE } from '@/server/http/rate-limit';
 import { ZOrderInput, ZRefundInput } from '@/server/orders/order-schema';
 import { ZWcOrder, ZWcRefund } from '@/server/orders/woocommerce/wc-schema';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { documentStatusEnum, ksefEnvironmentEnum } from '@/server/db/schema';
-import { ERRORS, type ErrorCode } from '@/server/errors';
-import { EVENT_TYPES } from '@/server/events/event-types';
+import { ksefEnvironmentEnum } from '@/server/db/schema';
+import { DOCUMENT_STATUSES } from '@/server/facts/document-statuses';
+import { ERROR_TYPES, type ErrorCode } from '@/server/facts/error-codes';
+import { EVENT_TYPES } from '@/server/facts/event-types';
 import { OUTAGE_MODES } from '@/server/outage/mode-names';
 
 /**
@@ -14,9 +15,6 @@ const decimal = z
   .string()
   .regex(/^-?\d+\.\d{2}$/)
   .describe('decimal text, dot separator, two decimals');
-type ErrorType = (typeof ERRORS)[ErrorCode]['type'];
-const ERROR_TYPES = [...new Set(Object.values(ERRORS).map((e) => e.type))] as [ErrorType, ...ErrorType[]];
-
 export const ZErrorObject = z
   .object({
     type: z.enum(ERROR_TYPES),
@@ -33,7 +31,7 @@ export const errorEnvelope = (codes: readonly ErrorCode[]) => z.object({ error: 
 
 const documentFields = {
   livemode: z.boolean(),
-  status: z.enum(documentStatusEnum.enumValues),
+  status: z.enum(DOCUMENT_STATUSES),
   order: z.object({ external_id: z.string(), number: z.string().nullable() }),
   number: z.string().nullable().describe('gapless per month, assigned by the queue'),
   ksef_number: z.string().nullable(),

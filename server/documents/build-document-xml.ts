@@ -1,10 +1,8 @@
 import type { DbOrTx } from '@/server/db/client';
-import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
-import { buildInvoiceXml } from '@/server/ksef/fa3/build-invoice';
+import { buildFa3Document, type Fa3Document } from '@/server/ksef/fa3/build-document';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import type { Seller } from '@/server/ksef/fa3/parts';
 import { readAnnotations } from '@/server/ksef/fa3/read-annotations';
-import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
 import { ZNormalizedOrder, ZNormalizedRefund } from '@/server/orders/types';
 import type { DocumentRow } from './document-row';
 import { earlierRefunds } from './earlier-refunds';
@@ -14,21 +12,20 @@ import { earlierRefunds } from './earlier-refunds';
  * bytes (invariant 4) and the KOD I hash matches what KSeF has.
  */
 export async function buildDocumentXml(db: DbOrTx, doc: DocumentRow, seller: Seller, original: DocumentRow | null): Promise<string> {
+  return buildFa3Document(await documentToSend(db, doc, seller, original));
+}
+
+/** What the send step builds a numbered document from: its row, and for a correction its accepted original's. */
+export async function documentToSend(db: DbOrTx, doc: DocumentRow, seller: Seller, original: DocumentRow | null): Promise<Fa3Document> {
   if (!doc.number || !doc.issueDate) throw new Error(`document ${doc.id} is not numbered`);
+  const numbered = { seller, number: doc.number, documentId: doc.id, issueDate: doc.issueDate };
   if (doc.kind === 'invoice') {
-    return buildInvoiceXml({
-      seller,
-      order: ZNormalizedOrder.parse(doc.input),
-      number: doc.number,
-      documentId: doc.id,
-      issueDate: doc.issueDate,
-      exchangeRate: (doc.exchangeRate as ExchangeRate | null) ?? undefined,
-      systemInfo: SYSTEM_INFO,
-    });
+    return { kind: 'invoice', ...numbered, order: ZNormalizedOrder.parse(doc.input), exchangeRate: (doc.exchangeRate as ExchangeRate | null) ?? null };
   }
   if (!original?.ksefNumber || !original.number || !original.issueDate || !original.fa3Xml) throw new Error(`correction ${doc.id}: original not accepted`);
-  return buildCorrectionXml({
-    seller,
+  return {
+    kind: 'correction',
+    ...numbered,
     original: {
       order: ZNormalizedOrder.parse(original.input),
       number: original.number,
@@ -40,9 +37,5 @@ export async function buildDocumentXml(db: DbOrTx, doc: DocumentRow, seller: Sel
     },
     earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
     refund: ZNormalizedRefund.parse(doc.input),
-    number: doc.number,
-    documentId: doc.id,
-    issueDate: doc.issueDate,
-    systemInfo: SYSTEM_INFO,
-  });
+  };
 }

@@ -1,15 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { checkSeller, type SellerColumns } from '@/server/accounts/seller-data';
 import { AppError } from '@/server/errors';
-import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
-import { buildInvoiceXml, invoiceAnnotations } from '@/server/ksef/fa3/build-invoice';
+import { buildFa3Document, type Fa3Document } from '@/server/ksef/fa3/build-document';
+import { invoiceAnnotations } from '@/server/ksef/fa3/build-invoice';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import { podmiot1, type Seller } from '@/server/ksef/fa3/parts';
-import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
 import { formatKsefNumber } from '@/server/ksef/ksef-number';
 import { validateXml } from '@/server/ksef/xsd';
 import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
-import { VAT_RATES } from '@/server/orders/vat';
+import { VAT_RATES } from '@/server/facts/vat-rates';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
 import { prng, type Rng } from '@/test/prng';
 import { checkBeforeNumber } from './check-before-number';
@@ -175,16 +174,16 @@ describe(`${CASES} random documents, seed ${SEED}`, () => {
       for (const n of [1, rng.int(2, 9_999), rng.int(10_000, 2 ** 31 - 1), 2 ** 31 - 1]) {
         const generatedAt = new Date(now.getTime() + rng.int(0, 90) * 86_400_000);
         const real = refund
-          ? sendsCleanly(() => buildCorrectionXml(correctionAt(seller.seller, original, refund, rng, documentId, issueDate, n, generatedAt)))
+          ? sendsCleanly(() => buildFa3Document(correctionAt(seller.seller, original, refund, rng, documentId, issueDate, n, generatedAt)))
           : sendsCleanly(() =>
-              buildInvoiceXml({
+              buildFa3Document({
+                kind: 'invoice',
                 seller: seller.seller,
                 order,
                 number: formatNumber('FV', periodOf(issueDate), n),
                 documentId,
                 issueDate,
-                exchangeRate: exchangeRate ?? undefined,
-                systemInfo: SYSTEM_INFO,
+                exchangeRate,
                 generatedAt,
               }),
             );
@@ -206,9 +205,10 @@ function correctionAt(
   issueDate: string,
   n: number,
   generatedAt: Date,
-) {
+): Fa3Document {
   const technical = Array.from({ length: 12 }, () => rng.pick([...'0123456789ABCDEF'])).join('');
   return {
+    kind: 'correction',
     seller,
     original: {
       order: original.order,
@@ -225,7 +225,6 @@ function correctionAt(
     number: formatNumber('KOR', periodOf(issueDate), n),
     documentId,
     issueDate,
-    systemInfo: SYSTEM_INFO,
     generatedAt,
   };
 }

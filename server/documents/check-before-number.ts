@@ -1,10 +1,9 @@
 import type { StoredError } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
-import { buildInvoiceXml, invoiceAnnotations } from '@/server/ksef/fa3/build-invoice';
+import { buildFa3Document, type Fa3Document } from '@/server/ksef/fa3/build-document';
+import { invoiceAnnotations } from '@/server/ksef/fa3/build-invoice';
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import type { Seller } from '@/server/ksef/fa3/parts';
-import { SYSTEM_INFO } from '@/server/ksef/fa3/size';
 import { readAnnotations } from '@/server/ksef/fa3/read-annotations';
 import { formatKsefNumber } from '@/server/ksef/ksef-number';
 import { validateXml } from '@/server/ksef/xsd';
@@ -40,22 +39,22 @@ export type BeforeNumber = {
 );
 
 /**
- * Everything our own code can check before a number is taken (DESIGN invariant 9): the document is built exactly
- * as the send step will build it (server/documents/build-document-xml.ts), with the longest number its series can
- * take in place of the real one, and checked against the official FA(3) schema. What the send step builds differs
+ * Everything our own code can check before a number is taken (DESIGN invariant 9): the document is built by the
+ * function the send step builds it with (buildFa3Document, from server/documents/build-document-xml.ts), with the
+ * longest number its series can take in place of the real one, and checked against the official FA(3) schema. What the send step builds differs
  * only in P_2, the numbering's own text (checkNumber refuses nothing it makes), in DataWytworzeniaFa and, when it is
  * sent on a later day, in P_1 (server/documents/issue-date-plan.ts), a later date of the same shape; for a correction whose
  * original is not accepted yet, the original's KSeF number (README §9 format) and, while it has none, its number,
  * issue date and NBP rate are stand-ins of the same shape. The property test (check-before-number.test.ts) holds
- * the claim: what passes here builds and passes the schema with any real number. Size needs no check here: the
+ * the claim: what passes here builds and passes the schema with any real number; checked-bytes-sent.db.test.ts that
+ * with the real number and time these are the bytes the send step stores. Size needs no check here: the
  * intake refused what could exceed KSeF's limit with the longest seller, number and rate (server/ksef/fa3/size.ts).
  * Returns the document's `last_error`, or null when the document can be numbered.
  */
 export function checkBeforeNumber(input: BeforeNumber): StoredError | null {
-  const number = formatNumber(seriesOf(input.kind), periodOf(input.issueDate), LAST_COUNTER_VALUE);
   let xml: string;
   try {
-    xml = input.kind === 'invoice' ? buildInvoiceXml(invoiceInput(input, number)) : buildCorrectionXml(correctionInput(input, number));
+    xml = buildFa3Document(documentBeforeNumber(input));
   } catch (err) {
     if (err instanceof AppError) return documentError('invoice_build_failed', err.message);
     throw err;
@@ -64,41 +63,32 @@ export function checkBeforeNumber(input: BeforeNumber): StoredError | null {
   return check.ok ? null : documentError('invoice_schema_invalid', `FA(3) schema check failed: ${check.message}`);
 }
 
-const invoiceInput = (input: BeforeNumber & { kind: 'invoice' }, number: string) => ({
-  seller: input.seller,
-  order: input.order,
-  number,
-  documentId: input.documentId,
-  issueDate: input.issueDate,
-  exchangeRate: input.exchangeRate ?? undefined,
-  systemInfo: SYSTEM_INFO,
-  generatedAt: input.now,
-});
+/** The longest number the document's series can take in the month of its issue date. */
+export const longestNumber = (input: BeforeNumber): string => formatNumber(seriesOf(input.kind), periodOf(input.issueDate), LAST_COUNTER_VALUE);
+
+/** The document checkBeforeNumber builds: `number` in P_2 (the longest one by default) and `now` as its creation time. */
+export function documentBeforeNumber(input: BeforeNumber, number = longestNumber(input)): Fa3Document {
+  const { seller, documentId, issueDate, now } = input;
+  const common = { seller, documentId, number, issueDate, generatedAt: now };
+  if (input.kind === 'invoice') return { kind: 'invoice', ...common, order: input.order, exchangeRate: input.exchangeRate };
+  return { kind: 'correction', ...common, original: originalSoFar(input), earlierRefunds: input.earlierRefunds, refund: input.refund };
+}
 
 /** A stand-in NBP rate of the longest shape FA(3) KursWaluty takes (6 + 6 digits), for an original not yet numbered. */
 const STAND_IN_RATE: ExchangeRate = { rate: '999999.999999', date: '2006-01-02', table: '999/A/NBP/2006' };
 
-function correctionInput(input: BeforeNumber & { kind: 'correction' }, number: string) {
+/** The corrected invoice as the KOR names it, with stand-ins of the same shape for what it does not have yet. */
+function originalSoFar(input: BeforeNumber & { kind: 'correction' }) {
   const { original } = input;
   const originalDate = original.issueDate ?? input.issueDate;
   return {
-    seller: input.seller,
-    original: {
-      order: original.order,
-      number: original.number ?? formatNumber('FV', periodOf(originalDate), LAST_COUNTER_VALUE),
-      issueDate: originalDate,
-      ksefNumber: original.ksefNumber ?? formatKsefNumber(input.seller.nip, originalDate.replaceAll('-', ''), 'FFFFFFFFFFFF'),
-      exchangeRate: original.exchangeRate ?? (original.order.currency === 'PLN' ? undefined : STAND_IN_RATE),
-      // not built yet: the seller's settings as they are (either value builds alike; the send step reads the original's)
-      annotations: original.fa3Xml ? readAnnotations(original.fa3Xml) : invoiceAnnotations(input.seller, original.order, null),
-      documentId: original.documentId,
-    },
-    earlierRefunds: input.earlierRefunds,
-    refund: input.refund,
-    number,
-    documentId: input.documentId,
-    issueDate: input.issueDate,
-    systemInfo: SYSTEM_INFO,
-    generatedAt: input.now,
+    order: original.order,
+    number: original.number ?? formatNumber('FV', periodOf(originalDate), LAST_COUNTER_VALUE),
+    issueDate: originalDate,
+    ksefNumber: original.ksefNumber ?? formatKsefNumber(input.seller.nip, originalDate.replaceAll('-', ''), 'FFFFFFFFFFFF'),
+    exchangeRate: original.exchangeRate ?? (original.order.currency === 'PLN' ? undefined : STAND_IN_RATE),
+    // not built yet: the seller's settings as they are (either value builds alike; the send step reads the original's)
+    annotations: original.fa3Xml ? readAnnotations(original.fa3Xml) : invoiceAnnotations(input.seller, original.order, null),
+    documentId: original.documentId,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOCUMENT_KINDS, DOCUMENT_STATUSES } from './statuses';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES } from '@/server/facts/document-statuses';
 
 /**
  * What the dashboard's document list selects and how it is sorted: one object drives the table, its totals and the

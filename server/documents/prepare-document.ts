@@ -18,7 +18,7 @@ import { earlierRefunds } from './earlier-refunds';
 import { withLockedDocument } from './locked';
 import { formatNumber, periodOf, seriesOf, takeNextNumber } from './numbering';
 import { checkSellerOf } from './seller';
-import { checkBeforeNumber } from './check-before-number';
+import { type BeforeNumber, checkBeforeNumber } from './check-before-number';
 import { transition } from './transition';
 import { addWarnings } from './warnings';
 import { documentWarning } from './warning-texts';
@@ -166,7 +166,7 @@ async function checkForNumber(db: Db, doc: DocumentRow, seller: Awaited<ReturnTy
   }
   const prepared: Prepared = { exchangeRate, currency: order.currency, buyerNip: order.buyer.nip, orderNumber: order.number };
   const issueDate = warsawDate(now.toISOString());
-  const unbuildable = await checkPrepared(db, { doc, original, order, seller: seller.seller, exchangeRate, issueDate, now });
+  const unbuildable = checkBeforeNumber(await beforeNumberInput(db, { doc, original, order, seller: seller.seller, exchangeRate, issueDate, now }));
   if (unbuildable) return fail(db, doc, unbuildable);
   return { doc, original, order, prepared, issueDate };
 }
@@ -210,8 +210,8 @@ async function numberLocked(tx: Tx, ready: Ready, from: 'pending' | 'waiting_for
   return 'numbered';
 }
 
-/** checkBeforeNumber with what the send step will build from: for a correction, its original as far as it is known. */
-async function checkPrepared(
+/** What checkBeforeNumber builds from: what the send step will build from, for a correction its original as far as it is known. */
+export async function beforeNumberInput(
   db: Db,
   p: {
     doc: DocumentRow;
@@ -222,10 +222,10 @@ async function checkPrepared(
     issueDate: string;
     now: Date;
   },
-): Promise<StoredError | null> {
+): Promise<BeforeNumber> {
   const { doc, original, seller, issueDate, now } = p;
-  if (!original) return checkBeforeNumber({ kind: 'invoice', seller, documentId: doc.id, issueDate, now, order: p.order, exchangeRate: p.exchangeRate });
-  return checkBeforeNumber({
+  if (!original) return { kind: 'invoice', seller, documentId: doc.id, issueDate, now, order: p.order, exchangeRate: p.exchangeRate };
+  return {
     kind: 'correction',
     seller,
     documentId: doc.id,
@@ -242,7 +242,7 @@ async function checkPrepared(
     },
     earlierRefunds: await earlierRefunds(db, original.id, doc.seq),
     refund: ZNormalizedRefund.parse(doc.input),
-  });
+  };
 }
 
 /** What a person should see about an invoice that still goes out: late (art. 106i ust. 1-2), buyer address incomplete. */

@@ -2,7 +2,7 @@ import { and, count, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents } from '@/server/db/schema';
-import { IN_FLIGHT_STATUSES } from './statuses';
+import { IN_FLIGHT_STATUSES } from '@/server/facts/document-statuses';
 
 /** Documents of the scope not yet final, per in-flight status: the KSeF sending panel's queue depth. */
 export async function getQueueDepth(db: DbOrTx, scope: Scope): Promise<{ pending: number; queued: number; sending: number; total: number }> {

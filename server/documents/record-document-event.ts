@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@/server/db/client';
 import { events } from '@/server/db/schema';
-import type { EventType } from '@/server/events/event-types';
+import type { EventType } from '@/server/facts/event-types';
 import type { DocumentRow } from './document-row';
 import { serializeDocument } from './serialize-document';
 import { newId } from '@/server/ids';

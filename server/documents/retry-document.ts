@@ -1,6 +1,7 @@
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
-import { AppError, type ErrorCode } from '@/server/errors';
+import { AppError } from '@/server/errors';
+import type { ErrorCode } from '@/server/facts/error-codes';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { DocumentRow } from './document-row';
 import { getDocument } from './get-document';

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/server/db/client';
 import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
-import { eventTypeFor } from '@/server/events/event-types';
+import { eventTypeFor } from '@/server/facts/event-types';
 import { enqueue } from '@/server/jobs/enqueue';
 import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';

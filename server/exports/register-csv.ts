@@ -1,3 +1,4 @@
+import { VAT_RATES } from '@/server/facts/vat-rates';
 import type { OutageMode } from '@/server/outage/mode-names';
 import { markText } from './jpk-marker';
 import type { RegisterRow } from './register-row';
@@ -8,8 +9,6 @@ import type { RegisterRow } from './register-row';
  * ends, every field quoted. Amounts are plain decimals without thousands separators, negative with a leading
  * minus; dates `YYYY-MM-DD`; instants Europe/Warsaw `YYYY-MM-DD HH:MM:SS`. Headers are Polish, as the JPK's.
  */
-const RATE_COLUMNS = [23, 8, 5, 0] as const;
-
 export const REGISTER_CSV_HEADER = [
   'Lp',
   'Rodzaj',
@@ -19,8 +18,8 @@ export const REGISTER_CSV_HEADER = [
   'Data zapłaty',
   'NIP nabywcy',
   'Nazwa nabywcy',
-  ...RATE_COLUMNS.flatMap((r) => [`Netto ${r}%`, `VAT ${r}%`]),
-  ...RATE_COLUMNS.flatMap((r) => [`Netto ${r}% PLN`, `VAT ${r}% PLN`]),
+  ...VAT_RATES.flatMap((r) => [`Netto ${r}%`, `VAT ${r}%`]),
+  ...VAT_RATES.flatMap((r) => [`Netto ${r}% PLN`, `VAT ${r}% PLN`]),
   'Brutto',
   'Brutto PLN',
   'Waluta',
@@ -88,8 +87,8 @@ export function registerCsvLine(lp: number, row: RegisterRow): string {
     row.paymentDate ?? '',
     row.buyerNip,
     text(row.buyerName),
-    ...RATE_COLUMNS.flatMap((r) => [csvAmount(rate(r).netGrosze), csvAmount(rate(r).vatGrosze)]),
-    ...RATE_COLUMNS.flatMap((r) => [csvAmount(rate(r).netPlnGrosze), csvAmount(rate(r).vatPlnGrosze)]),
+    ...VAT_RATES.flatMap((r) => [csvAmount(rate(r).netGrosze), csvAmount(rate(r).vatGrosze)]),
+    ...VAT_RATES.flatMap((r) => [csvAmount(rate(r).netPlnGrosze), csvAmount(rate(r).vatPlnGrosze)]),
     csvAmount(row.grossGrosze),
     csvAmount(row.grossPlnGrosze),
     row.currency,

@@ -1,6 +1,7 @@
 import type { ExchangeRate } from '@/server/ksef/fa3/exchange-rate';
 import { rateMicros, toPlnGrosze } from '@/server/ksef/fa3/exchange-rate';
-import type { VatRate } from '@/server/orders/vat';
+import { rateOfNetField } from '@/server/ksef/fa3/parts';
+import { VAT_RATES, type VatRate } from '@/server/facts/vat-rates';
 import type { OutageMode } from '@/server/outage/mode-names';
 import { jpkKsefMark, type JpkKsefMark } from './jpk-marker';
 import type { RegisterFacts } from './register-facts';
@@ -50,10 +51,6 @@ export type RegisterRow = {
   corrects: { invoiceId: string | null; number: string; issueDate: string; ksefNumber: string | null } | null;
 };
 
-/** FA(3) P_13_x/P_14_x groups of the rates this service issues (FA(3) schema; 6_1 is 0% domestic, not WDT or export). */
-const FIELD_RATE: Partial<Record<string, VatRate>> = { '1': 23, '2': 8, '3': 5, '6_1': 0 };
-const RATES: readonly VatRate[] = [23, 8, 5, 0];
-
 /**
  * A register row from the FA(3) XML as issued (readRegisterFacts) and the document's KSeF facts. Amounts are the
  * XML's; net in PLN is the net converted at the document's NBP rate (art. 31a ust. 1), VAT in PLN is P_14_xW, as
@@ -62,11 +59,11 @@ const RATES: readonly VatRate[] = [23, 8, 5, 0];
 export function buildRegisterRow(src: RegisterSource, facts: RegisterFacts): RegisterRow {
   const micros = src.exchangeRate && facts.currency !== 'PLN' ? rateMicros(src.exchangeRate) : null;
   const pln = (grosze: number) => (micros === null ? grosze : toPlnGrosze(grosze, micros));
-  const rates = RATES.map((rate): RateAmounts => ({ rate, netGrosze: 0, vatGrosze: 0, netPlnGrosze: 0, vatPlnGrosze: 0 }));
+  const rates = VAT_RATES.map((rate): RateAmounts => ({ rate, netGrosze: 0, vatGrosze: 0, netPlnGrosze: 0, vatPlnGrosze: 0 }));
   for (const s of facts.summary) {
-    const rate = FIELD_RATE[s.field];
+    const rate = rateOfNetField(s.field);
     if (rate === undefined) throw new Error(`document ${src.id}: FA(3) P_13_${s.field} is not a rate this service issues`);
-    const r = rates[RATES.indexOf(rate)]!;
+    const r = rates[VAT_RATES.indexOf(rate)]!;
     r.netGrosze += s.netGrosze;
     r.vatGrosze += s.vatGrosze;
     r.netPlnGrosze += pln(s.netGrosze);

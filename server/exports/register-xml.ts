@@ -1,6 +1,6 @@
 import { el, opt, serializeFragment, type XmlElement } from '@/server/ksef/fa3/xml';
 import { formatGrosze } from '@/server/orders/money';
-import type { VatRate } from '@/server/orders/vat';
+import { VAT_RATES, type VatRate } from '@/server/facts/vat-rates';
 import type { RegisterRow } from './register-row';
 
 /**
@@ -19,7 +19,7 @@ export const RATE_FIELDS: Record<VatRate, { net: string; vat?: string }> = {
   23: { net: 'K_19', vat: 'K_20' },
 };
 /** Ascending K_ order, as the schema's sequence wants it. */
-const FIELD_ORDER: readonly VatRate[] = [0, 5, 8, 23];
+const FIELD_ORDER: readonly VatRate[] = [...VAT_RATES].sort((a, b) => Number(RATE_FIELDS[a].net.slice(2)) - Number(RATE_FIELDS[b].net.slice(2)));
 
 export const registerXmlHead = (): string => `<?xml version="1.0" encoding="UTF-8"?>\n<Ewidencja xmlns="${JPK_V7M3_NAMESPACE}">\n`;
 

@@ -1,5 +1,6 @@
 import { log } from '@/server/observability/log';
-import { AppError, docUrl, ERRORS, type ErrorBody, type ErrorCode } from '@/server/errors';
+import { AppError, docUrl, type ErrorBody } from '@/server/errors';
+import { ERRORS, type ErrorCode } from '@/server/facts/error-codes';
 
 export type { ErrorBody };
 

@@ -7,7 +7,7 @@ import { createTestAccount } from '@/test/factories';
 import { startWeb, type RunningProcess } from '@/test/web';
 import { enableLive } from '@/server/accounts/account-settings';
 import { revokeApiKeys } from '@/server/api-keys/api-keys';
-import { ERRORS } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 
 const t = useTestDatabase();
 let web: RunningProcess;

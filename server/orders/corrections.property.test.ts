@@ -4,7 +4,7 @@ import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
 import { validateXml } from '@/server/ksef/xsd';
 import { computeCorrection, computeTotals, type CorrectionTotals, rowDelta } from './totals';
 import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from './types';
-import { VAT_RATES } from './vat';
+import { VAT_RATES } from '@/server/facts/vat-rates';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
 import { prng, type Rng } from '@/test/prng';
 

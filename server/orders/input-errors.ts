@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '@/server/errors';
+import { AppError } from '@/server/errors';
+import type { ErrorCode } from '@/server/facts/error-codes';
 import { jsonPath, valueAt } from '@/server/json-path';
 
 /** Codes a field may carry instead of parameter_missing when it is absent (spec 4.2 rule 3-4). */

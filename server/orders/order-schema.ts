@@ -7,7 +7,8 @@ import { parseGrosze } from './money';
 import { AppError } from '@/server/errors';
 import { cleanText } from './text';
 import { type NormalizedOrder, type NormalizedRefund, ZPaymentMethod } from './types';
-import { MAX_BUCKET_GROSZE, parseVatRate, VAT_RATES, vatRateList, type VatRate } from './vat';
+import { parseVatRate, VAT_RATES, vatRateList, type VatRate } from '@/server/facts/vat-rates';
+import { MAX_BUCKET_GROSZE } from './vat';
 
 /** Zod schemas of the /v1 `order` (spec 2.4) and `refund` (spec 2.5) inputs and their normalisation. */
 

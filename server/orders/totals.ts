@@ -1,6 +1,7 @@
 import { AppError } from '@/server/errors';
 import type { NormalizedOrder, NormalizedRefund } from './types';
-import { bucketTotals, type RateTotals, rateTotals, VAT_RATES, type VatRate } from './vat';
+import { VAT_RATES, type VatRate } from '@/server/facts/vat-rates';
+import { bucketTotals, type RateTotals, rateTotals } from './vat';
 import { formatGrosze, formatUnitPrice } from './money';
 
 /** Per-rate buckets (gross method) and the gross total of an invoice; grossGrosze is P_15. */

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { bucketTotals, parseVatRate, rateTotals, vatFromGross, vatRateList } from './vat';
+import { bucketTotals, rateTotals, vatFromGross } from './vat';
 
 test.each([
   { gross: 12_300, rate: 23, vat: 2_300 },
@@ -55,15 +55,4 @@ test('buckets come in 23, 8, 5, 0 order and skip empty rates', () => {
   ]);
   expect(buckets.map((b) => b.rate)).toEqual([23, 8, 0]);
   expect(buckets[0]).toEqual({ rate: 23, grossGrosze: 2460, vatGrosze: 460, netGrosze: 2000 });
-});
-
-test('parses the API rate strings only', () => {
-  expect(['23', '8', '5', '0'].map(parseVatRate)).toEqual([23, 8, 5, 0]);
-  expect(['22', '7', 'zw', '23%', '23.00', '', '08'].map(parseVatRate)).toEqual([null, null, null, null, null, null, null]);
-});
-
-test('vatRateList writes the supported rates as prose for messages', () => {
-  expect(vatRateList()).toBe('23, 8, 5, 0');
-  expect(vatRateList('or')).toBe('23, 8, 5 or 0');
-  expect(vatRateList('and')).toBe('23, 8, 5 and 0');
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { db as sharedDb, type Db } from '@/server/db/client';
-import { AppError, ERRORS } from '@/server/errors';
+import { AppError } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 import { decodeUtf8, readBodyBytes } from '@/server/http/body';
 import { findUnsafeText } from '@/server/http/safe-text';
 import { JOBS } from '@/server/jobs/registry';

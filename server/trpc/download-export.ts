@@ -2,7 +2,8 @@ import 'server-only';
 import { monthlyArchive, salesRegister } from '@/server/api/exports';
 import { downloadScope, readDashboardSession } from '@/server/auth/dashboard-session';
 import { db } from '@/server/db/client';
-import { AppError, ERRORS } from '@/server/errors';
+import { AppError } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 
 const KINDS = { 'sales-register': salesRegister, archive: monthlyArchive } as const;
 

@@ -2,7 +2,8 @@ import 'server-only';
 import { downloadPdf, downloadUpo, downloadXml } from '@/server/api/document-files';
 import { downloadScope, readDashboardSession, type DashboardSession } from '@/server/auth/dashboard-session';
 import { db as sharedDb, type Db } from '@/server/db/client';
-import { AppError, ERRORS } from '@/server/errors';
+import { AppError } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 
 const KINDS = { pdf: downloadPdf, xml: downloadXml, upo: downloadUpo } as const;
 

@@ -6,7 +6,8 @@ import type { Db } from '@/server/db/client';
 import type { Mode } from '@/server/db/schema';
 import { may, type Permission } from '@/server/accounts/permissions';
 import { resolveDashboardScope } from '@/server/auth/dashboard-session';
-import { AppError, ERRORS } from '@/server/errors';
+import { AppError } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 
 /** What every procedure sees: the database, the signed-in user (if any), the mode and the account chosen in cookies. */
 export type TrpcContext = { db: Db; userId: string | null; mode: Mode; accountId?: string | null };

@@ -4,7 +4,7 @@ import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes, webhookEndpoints } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { EVENT_TYPES } from '@/server/events/event-types';
+import { EVENT_TYPES } from '@/server/facts/event-types';
 import { newId } from '@/server/ids';
 import { checkEndpointUrl, resolveHost, type ResolveHost } from './endpoint-url';
 import { serializeWebhookEndpoint } from './serialize-webhook-endpoint';

@@ -14,7 +14,7 @@ import type { Tx } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { recordDocumentEvent as recordEvent } from '@/server/documents/record-document-event';
-import type { EventType } from '@/server/events/event-types';
+import type { EventType } from '@/server/facts/event-types';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { createWebhookEndpoint } from './create-webhook-endpoint';
 import { deliverWebhook } from './deliver-webhook';

@@ -3,7 +3,7 @@ import type { DbOrTx } from '@/server/db/client';
 import { takePage, type Page } from '@/server/db/keyset-page';
 import { inScope, type Scope } from '@/server/db/scope';
 import { events, webhookDeliveries, webhookEndpoints } from '@/server/db/schema';
-import { WEBHOOK_TEST_EVENT_TYPE } from '@/server/events/event-types';
+import { WEBHOOK_TEST_EVENT_TYPE } from '@/server/facts/event-types';
 
 export type ListDeliveriesQuery = ({ endpointId: string } | { documentId: string } | { eventId: string }) & { limit: number; beforeId?: number };
 

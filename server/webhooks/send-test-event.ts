@@ -2,7 +2,7 @@ import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { webhookDeliveries } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
-import { WEBHOOK_TEST_EVENT_TYPE } from '@/server/events/event-types';
+import { WEBHOOK_TEST_EVENT_TYPE } from '@/server/facts/event-types';
 import { newId } from '@/server/ids';
 import { getWebhookEndpoint } from './get-webhook-endpoint';
 import { sendWebhook, type SendOptions, type SendResult } from './send-webhook';

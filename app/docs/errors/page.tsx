@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { dictionaryFor } from '@/app/i18n/locale';
 import { requestLocale, titled } from '@/app/i18n/request-locale';
-import { ERRORS } from '@/server/errors';
+import { ERRORS } from '@/server/facts/error-codes';
 
 /** A route handler's page (Swagger UI), not a React page: a plain link, no client-side navigation. */
 const API_REFERENCE = '/docs/api';

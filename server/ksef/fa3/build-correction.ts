@@ -2,7 +2,7 @@ import { AppError } from '@/server/errors';
 import { formatGrosze } from '@/server/orders/money';
 import { type CorrectionChange, computeCorrection, rowDelta } from '@/server/orders/totals';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
-import type { VatRate } from '@/server/orders/vat';
+import type { VatRate } from '@/server/facts/vat-rates';
 import type { ExchangeRate } from './exchange-rate';
 import { toPlnGrosze } from './exchange-rate';
 import { currencyRate, invoiceRows, shippingName } from './build-invoice';

@@ -2,7 +2,8 @@ import { AppError } from '@/server/errors';
 import { formatGrosze } from '@/server/orders/money';
 import { isValidNip } from '@/server/orders/nip';
 import type { NormalizedBuyer, NormalizedOrder } from '@/server/orders/types';
-import type { RateTotals, VatRate } from '@/server/orders/vat';
+import { VAT_RATES, type VatRate } from '@/server/facts/vat-rates';
+import type { RateTotals } from '@/server/orders/vat';
 import { cleanText, el, opt, type XmlElement } from './xml';
 
 /** FA(3) building blocks shared by the VAT invoice and the KOR, in schema order (fa3-mapping.md §2-8). */
@@ -117,6 +118,9 @@ const RATE_FIELDS: Record<VatRate, { code: string; net: string; vat?: string }> 
 };
 
 export const rateCode = (rate: VatRate): string => RATE_FIELDS[rate].code;
+
+/** The rate whose net bucket is FA(3)'s `P_13_<suffix>` (the sales registers read buckets back from the XML). */
+export const rateOfNetField = (suffix: string): VatRate | undefined => VAT_RATES.find((rate) => RATE_FIELDS[rate].net === `P_13_${suffix}`);
 
 /** Buckets arrive in VAT_RATES order, which is the schema order of P_13_1 … P_13_6_1. `vatPln` only for foreign currency. */
 export function bucketFields(buckets: readonly RateTotals[], vatPln?: (b: RateTotals) => number): XmlElement[] {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
 import { NBP_TABLE_A_CURRENCIES } from '@/server/orders/currencies';
 import type { NormalizedBuyer, NormalizedLine, NormalizedOrder, NormalizedShipping } from '@/server/orders/types';
-import { VAT_RATES } from '@/server/orders/vat';
+import { VAT_RATES } from '@/server/facts/vat-rates';
 import { buildInvoiceXml } from './build-invoice';
 import { invoiceSizeBound } from './size';
 import { cleanText } from './xml';

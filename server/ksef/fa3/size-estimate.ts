@@ -2,7 +2,7 @@ import { AppError } from '@/server/errors';
 import { computeTotals } from '@/server/orders/totals';
 import { formatGrosze } from '@/server/orders/money';
 import type { NormalizedBuyer, NormalizedLine, NormalizedOrder, NormalizedShipping } from '@/server/orders/types';
-import { VAT_RATES, type VatRate } from '@/server/orders/vat';
+import { VAT_RATES, type VatRate } from '@/server/facts/vat-rates';
 import { invoiceRows, shippingName } from './build-invoice';
 import { formatRate, rateMicros, toPlnGrosze } from './exchange-rate';
 import { bucketFields, faWiersz, podmiot2, podmiot3, rateCode, type Row } from './parts';

@@ -1,7 +1,6 @@
 import { AppError } from '@/server/errors';
 import type { NormalizedOrder, NormalizedRefund } from '@/server/orders/types';
-import { buildCorrectionXml } from './build-correction';
-import { buildInvoiceXml } from './build-invoice';
+import { buildFa3Document } from './build-document';
 import { podmiot1, type Seller } from './parts';
 import { serializeXml } from './xml';
 
@@ -11,9 +10,6 @@ import { serializeXml } from './xml';
  * older page said 1 MiB (1 048 576). 1 000 000 is within both readings, so it is the limit we enforce.
  */
 export const KSEF_MAX_INVOICE_BYTES = 1_000_000;
-
-/** `SystemInfo` of every document the service builds. */
-export const SYSTEM_INFO = 'KSeF Relay';
 
 // The longest values the service could put where the order does not decide: 512 ampersands per seller text (5 bytes
 // each escaped, more than any 4-byte character), as many in the e-mail and telephone as the builder takes, a number
@@ -51,14 +47,14 @@ export function invoiceSizeBound(order: NormalizedOrder): number {
   return (
     worstSellerExtra() +
     bytes(
-      buildInvoiceXml({
+      buildFa3Document({
+        kind: 'invoice',
         seller: SHORT_SELLER,
         order,
         number: WORST_NUMBER,
         documentId: WORST_ID,
         issueDate: order.deliveredAt === LAST_DATE ? '2049-12-31' : LAST_DATE,
-        exchangeRate: order.currency === 'PLN' ? undefined : WORST_RATE,
-        systemInfo: SYSTEM_INFO,
+        exchangeRate: order.currency === 'PLN' ? null : WORST_RATE,
         generatedAt: WORST_TIME,
       }),
     )
@@ -70,7 +66,8 @@ export function correctionSizeBound(order: NormalizedOrder, earlierRefunds: read
   return (
     worstSellerExtra() +
     bytes(
-      buildCorrectionXml({
+      buildFa3Document({
+        kind: 'correction',
         seller: SHORT_SELLER,
         original: {
           order,
@@ -86,7 +83,6 @@ export function correctionSizeBound(order: NormalizedOrder, earlierRefunds: read
         number: WORST_NUMBER,
         documentId: WORST_ID,
         issueDate: LAST_DATE,
-        systemInfo: SYSTEM_INFO,
         generatedAt: WORST_TIME,
       }),
     )

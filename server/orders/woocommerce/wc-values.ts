@@ -1,6 +1,6 @@
 import { AppError } from '@/server/errors';
 import { parseGrosze } from '@/server/orders/money';
-import { parseVatRate, vatRateList, type VatRate } from '@/server/orders/vat';
+import { parseVatRate, vatRateList, type VatRate } from '@/server/facts/vat-rates';
 import type { WcTax, WcTaxLine } from './wc-schema';
 
 /** Small readers shared by the order and refund mappings; `param` paths are full JSON paths. */

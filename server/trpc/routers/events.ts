@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '@/server/events/event-types';
+import { EVENT_TYPES } from '@/server/facts/event-types';
 import { listEvents } from '@/server/events/list-events';
 import { router, memberProcedure } from '@/server/trpc/init';
 

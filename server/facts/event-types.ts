@@ -1,4 +1,4 @@
-import type { DocumentStatus } from '@/server/documents/statuses';
+import type { DocumentStatus } from './document-statuses';
 
 /**
  * The event types of spec 6.1 plus the additive `*.error` (invariant 10: every final state has an event): a
