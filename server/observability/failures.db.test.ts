@@ -210,15 +210,15 @@ const ROWS: Row[] = [
     counted: { kind: 'store_call_failed', mode: 'live' },
   },
   {
-    name: "the buyer's e-mail cannot be sent (no PDF yet): error with the job's document",
+    name: "the buyer's e-mail cannot be sent (no PDF yet): error with the lane job's document",
     act: async () => {
       const doc = await newInvoice();
       await patchDocument(t.db(), doc.id, { mailStatus: 'pending' });
       const helpers = { job: { id: 'm1', attempts: 1, max_attempts: 10 } } as unknown as JobHelpers;
-      await createTaskList(t.db()).mail_send!({ documentId: doc.id }, helpers);
+      await createTaskList(t.db()).mail_send!({ accountId: doc.accountId, mode: doc.mode }, helpers);
     },
-    lines: [{ level: 'error', msg: 'mail_failed', jobId: 'm1', task: 'mail_send', documentId: expect.stringMatching(/^inv_/) }],
-    counted: { kind: 'mail_failed', mode: 'none' },
+    lines: [{ level: 'error', msg: 'mail_failed', jobId: 'm1', task: 'mail_send', mode: 'test', documentId: expect.stringMatching(/^inv_/) }],
+    counted: { kind: 'mail_failed', mode: 'test' },
   },
   {
     name: "KSeF refuses the seller's credential: error with the account, mode and what KSeF said",
