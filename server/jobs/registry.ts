@@ -68,7 +68,7 @@ export const JOBS = {
   // plan_release and ksef_check without a scope come from the cron and cover every scope
   plan_release: job({ payload: ZScopeJob.partial(), key: (p) => `plan:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
   ksef_check: job({ payload: ZScopeJob.partial(), key: (p) => `check:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
-  // one step renders every PDF a seller lane needs and sends each first e-mail right after (server/pdf/render-lane.ts)
+  // one step renders every PDF a seller lane needs and sends each first e-mail right after (server/mail/pdf-lane.ts)
   pdf_render: job({ payload: ZScopeJob, key: (p) => laneKey(PDF_STEP, p), lane: true }),
   // issue 17: offline issuing after the configured delay (dueAt set once the delay is scheduled), deadline watch
   offline_issue: job({ payload: ZDocumentJob.extend({ dueAt: z.iso.datetime().optional() }), key: (p) => `offline:${p.documentId}` }),

@@ -210,7 +210,11 @@ describe('sendDocumentEmail', () => {
     expect(retrying.inS).toBeGreaterThan(1.5);
     expect(retrying.inS).toBeLessThan(3);
     // a second attempt while not due is the caller's choice (the lane skips it); the count goes on to the last
-    await t.db().update(documents).set({ mailAttempts: MAIL_ATTEMPTS - 1 }).where(eq(documents.id, doc.id));
+    await t
+      .db()
+      .update(documents)
+      .set({ mailAttempts: MAIL_ATTEMPTS - 1 })
+      .where(eq(documents.id, doc.id));
     expect(await sendDocumentEmail(t.db(), doc.id)).toBe('failed');
     expect(await mailState(doc.id)).toMatchObject({ status: 'failed', attempts: MAIL_ATTEMPTS, error: expect.stringMatching(/450 Mailbox busy/) });
     expect(await sendDocumentEmail(t.db(), doc.id)).toBe('not_pending');

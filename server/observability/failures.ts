@@ -24,7 +24,7 @@ export const FAILURES = {
   store_call_failed: 'warn',
   /** A write-back that no retry can change (the order deleted in the store, our key revoked): stopped, on the store page and the attention list. */
   store_writeback_gave_up: 'error',
-  /** A document's PDF render threw; its lane tries it again later (server/pdf/render-lane.ts). */
+  /** A document's PDF render threw; its lane tries it again later (server/mail/pdf-lane.ts). */
   pdf_render_failed: 'warn',
   /** A document's PDF render threw on its last attempt: no PDF and no e-mail until someone looks. */
   pdf_gave_up: 'error',

@@ -1,5 +1,5 @@
 import { log } from '@/server/observability/log';
-import { restorePdfMailJobs } from '@/server/pdf/restore-pdf-mail-jobs';
+import { restorePdfMailJobs } from '@/server/mail/restore-lane-jobs';
 import { resendOrphans } from '@/server/submission/resend-orphans';
 import type { TaskHandler } from './task';
 

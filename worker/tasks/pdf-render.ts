@@ -1,4 +1,4 @@
-import { renderLane } from '@/server/pdf/render-lane';
+import { renderLane } from '@/server/mail/pdf-lane';
 import type { TaskHandler } from './task';
 
 export const pdfRender: TaskHandler<'pdf_render'> = (db) => async (p) => {

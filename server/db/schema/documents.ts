@@ -134,7 +134,7 @@ export const documents = pgTable(
     index('documents_haystack_trgm_idx')
       .using('gin', sql`(${DOCUMENT_HAYSTACK}) gin_trgm_ops`)
       .with({ gin_pending_list_limit: 256 }),
-    // the seller lane's PDF and e-mail steps (server/pdf/render-lane.ts, server/mail/mail-lane.ts) and the sweep:
+    // the seller lane's PDF and e-mail steps (server/mail/pdf-lane.ts, mail-lane.ts) and the sweep:
     // the few documents waiting for a PDF or an e-mail, never every accepted one
     index('documents_pdf_due_idx')
       .on(t.accountId, t.mode, t.seq)

@@ -15,12 +15,12 @@ import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
 import { MAIL_ATTEMPTS } from '@/server/jobs/registry';
-import { mailLane } from '@/server/mail/mail-lane';
-import { closeMailTransports } from '@/server/mail/send-mail';
+import { mailLane } from './mail-lane';
+import { closeMailTransports } from './send-mail';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { createTaskList } from '@/worker/task-list';
-import { PDF_ATTEMPTS, renderLane } from './render-lane';
-import { restorePdfMailJobs } from './restore-pdf-mail-jobs';
+import { PDF_ATTEMPTS, renderLane } from './pdf-lane';
+import { restorePdfMailJobs } from './restore-lane-jobs';
 
 const t = useTestDatabase();
 let sink: SmtpSink;
@@ -71,18 +71,22 @@ async function acceptedLane(n: number): Promise<{ scope: Scope; ids: string[]; e
 const state = async (ids: string[]) =>
   t
     .db()
-    .select({ id: documents.id, pdf: documents.pdfFileId, mail: documents.mailStatus, mailAttempts: documents.mailAttempts, pdfAttempts: documents.pdfAttempts })
+    .select({
+      id: documents.id,
+      pdf: documents.pdfFileId,
+      mail: documents.mailStatus,
+      mailAttempts: documents.mailAttempts,
+      pdfAttempts: documents.pdfAttempts,
+    })
     .from(documents)
     .where(inArray(documents.id, ids))
     .orderBy(documents.seq);
 
 const laneJobs = async (scope: Scope) =>
-  t
-    .db()
-    .execute<{ task: string; in_s: number }>(
-      sql`select task_identifier as task, extract(epoch from run_at - now())::float8 as in_s from graphile_worker.jobs
+  t.db().execute<{ task: string; in_s: number }>(
+    sql`select task_identifier as task, extract(epoch from run_at - now())::float8 as in_s from graphile_worker.jobs
         where key in (${`pdf:${scope.accountId}:test`}, ${`mail:${scope.accountId}:test`}) order by task_identifier`,
-    );
+  );
 
 /** How many job rows were added since it was called (graphile-worker's id sequence: rows deleted since still count). */
 async function jobRowCounter(): Promise<() => Promise<number>> {
@@ -184,7 +188,11 @@ describe('the PDF lane', () => {
     expect(retry!.in_s).toBeGreaterThan(1.5);
     expect(retry!.in_s).toBeLessThan(3);
 
-    await t.db().update(documents).set({ mailAttempts: MAIL_ATTEMPTS - 1 }).where(eq(documents.id, lane.ids[0]!));
+    await t
+      .db()
+      .update(documents)
+      .set({ mailAttempts: MAIL_ATTEMPTS - 1 })
+      .where(eq(documents.id, lane.ids[0]!));
     await due(lane.ids);
     await mailLane(t.db(), lane.scope);
     const [last, other] = await state(lane.ids);
@@ -215,9 +223,7 @@ describe('the PDF lane', () => {
     await t.db().execute(sql`delete from graphile_worker._private_jobs`);
     // within its minute's grace a document is left alone (an inline e-mail may be on its way)
     expect(await restorePdfMailJobs(t.db())).toEqual({ pdf: 0, mail: 0 });
-    await t
-      .db()
-      .execute(sql`update documents set updated_at = now() - interval '2 minutes' where id in (${pdfLane.ids[0]!}, ${mailLaneDocs.ids[0]!})`);
+    await t.db().execute(sql`update documents set updated_at = now() - interval '2 minutes' where id in (${pdfLane.ids[0]!}, ${mailLaneDocs.ids[0]!})`);
     expect(await restorePdfMailJobs(t.db())).toEqual({ pdf: 1, mail: 1 });
     expect(await laneJobs(pdfLane.scope)).toMatchObject([{ task: 'pdf_render' }]);
     const [mail] = await laneJobs(mailLaneDocs.scope);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import { MAIL_STEP, PDF_STEP } from '@/server/jobs/registry';
-import { NEEDS_PDF } from './render-lane';
+import { NEEDS_PDF } from './pdf-lane';
 
 // the registry's laneKey of the document's lane, in SQL
 const laneKeySql = (step: string) => sql`${step}::text || ':' || d.account_id || ':' || d.mode::text`;
@@ -32,4 +32,3 @@ export async function restorePdfMailJobs(db: Db): Promise<{ pdf: number; mail: n
   }
   return { pdf: lost.filter((l) => l.step === 'pdf').length, mail: lost.filter((l) => l.step === 'mail').length };
 }
-
