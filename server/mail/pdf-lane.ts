@@ -42,13 +42,7 @@ export async function renderLane(db: Db, scope: Scope): Promise<void> {
   for (const { id } of todo.slice(0, PDF_LANE_BOUND)) {
     if (performance.now() - started > PDF_LANE_BUDGET_MS) break;
     done++;
-    let stored;
-    try {
-      stored = await storeDocumentPdf(db, id, { mail: 'inline' });
-    } catch (err) {
-      await recordRenderFailure(db, id, err);
-      continue;
-    }
+    const stored = await storeDocumentPdf(db, id, { mail: 'inline' }).catch((err: unknown) => recordRenderFailure(db, id, err));
     if (stored === 'mail_pending') await mailer.send(id);
   }
   if (done < todo.length) return enqueue(db, 'pdf_render', scope);

@@ -80,10 +80,10 @@ export async function sendDocumentEmail(db: Db, documentId: string): Promise<Mai
 async function record(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome, andThen?: (tx: Tx) => Promise<void>): Promise<MailOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
+      if (!andThen) return await finish(db, documentId, fields, outcome);
       return await db.transaction(async (tx) => {
-        await finish(tx, documentId, fields, outcome);
-        await andThen?.(tx);
-        return outcome;
+        await andThen(tx);
+        return finish(tx, documentId, fields, outcome);
       });
     } catch (err) {
       if (attempt >= 9) throw err;
