@@ -62,6 +62,7 @@ const LAYOUTS: Record<typeof layout, { name: string; env: Record<string, string>
     { name: 'prepare', env: { WORKER_TASKS: 'document_prepare' } },
     { name: 'send', env: { WORKER_TASKS: 'ksef_send,ksef_batch_status' } },
     { name: 'status', env: { WORKER_TASKS: 'ksef_status' } },
+    // pdf_render sends each first e-mail right after its PDF: `mail` is the refused e-mails' retries only
     { name: 'pdf', env: WORKER_PROCESSES['worker-pdf'] },
     { name: 'mail', env: { WORKER_TASKS: 'mail_send' } },
     { name: 'webhook', env: { WORKER_TASKS: 'webhook_deliver' } },

@@ -28,7 +28,7 @@ const job = async (key: string) =>
 test('a job the database failed runs again in seconds without counting an attempt; any other failure counts one', async () => {
   await t.db().transaction(async (tx) => {
     await enqueue(tx, 'ksef_status', { accountId: 'acct_dbdown', mode: 'test', sessionRef: 'S-dbdown', poll: 3 });
-    await enqueue(tx, 'pdf_render', { documentId: 'inv_broken' });
+    await enqueue(tx, 'pdf_render', { accountId: 'acct_broken', mode: 'test' });
   });
   const lostConnection = createTaskList(failingDb('CONNECTION_CLOSED'));
   await runOnce({ connectionString: t.url(), taskList: { ksef_status: lostConnection.ksef_status! } });
@@ -41,5 +41,5 @@ test('a job the database failed runs again in seconds without counting an attemp
 
   const badStatement = createTaskList(failingDb('42P01'));
   await runOnce({ connectionString: t.url(), taskList: { pdf_render: badStatement.pdf_render! } });
-  expect(await job('pdf:inv_broken')).toMatchObject({ attempts: 1, last_error: expect.stringContaining('Failed query') });
+  expect(await job('pdf:acct_broken:test')).toMatchObject({ attempts: 1, last_error: expect.stringContaining('Failed query') });
 });

@@ -63,7 +63,7 @@ describe('GET /v1/invoices/{id}/pdf', () => {
     expect(early.body.error).toMatchObject({ code: 'pdf_not_ready', type: 'invalid_request_error' });
     expect((await api.get(`/v1/invoices/${id}`)).body.pdf_url).toBeNull();
 
-    expect(await storeDocumentPdf(t.db(), id)).toBe('stored');
+    expect(await storeDocumentPdf(t.db(), id, { mail: 'inline' })).toBe('stored');
     const res = await fetch(`${web.url}/v1/invoices/${id}/pdf`, { headers: { Authorization: `Bearer ${acct.testKey}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -75,7 +75,7 @@ describe('GET /v1/invoices/{id}/pdf', () => {
 
   test("needs the key of the document's account and mode", async () => {
     const id = await acceptedInvoice();
-    await storeDocumentPdf(t.db(), id);
+    await storeDocumentPdf(t.db(), id, { mail: 'inline' });
     expect((await apiClient(web.url).get(`/v1/invoices/${id}/pdf`)).status).toBe(401);
     const other = await createTestAccount(t.db());
     expect((await apiClient(web.url, other.testKey).get(`/v1/invoices/${id}/pdf`)).body.error.code).toBe('resource_missing');
@@ -87,7 +87,7 @@ describe('GET /v1/invoices/{id}/pdf', () => {
 describe('GET /d/{token} (pdf_url)', () => {
   test('pdf_url serves the PDF inline without a key, never cached', async () => {
     const id = await acceptedInvoice();
-    await storeDocumentPdf(t.db(), id);
+    await storeDocumentPdf(t.db(), id, { mail: 'inline' });
     const { content, token } = await storedPdf(id);
     const pdfUrl = (await api.get(`/v1/invoices/${id}`)).body.pdf_url as string;
     expect(pdfUrl).toBe(`${web.url}/d/${token}`);
@@ -124,6 +124,6 @@ describe('GET /d/{token} (pdf_url)', () => {
     expect(body.equals(stored.content)).toBe(true);
     expect(Buffer.from(await second.arrayBuffer()).equals(stored.content)).toBe(true);
     expect(await t.db().select({ id: files.id }).from(files).where(eq(files.documentId, id))).toHaveLength(1);
-    expect(await storeDocumentPdf(t.db(), id)).toBe('already_stored');
+    expect(await storeDocumentPdf(t.db(), id, { mail: 'inline' })).toBe('already_stored');
   });
 });

@@ -10,17 +10,17 @@ const rows = async (key: string) =>
   t.db().execute<{ id: string; run_at: Date }>(sql`select id::text, run_at from graphile_worker._private_jobs where key = ${key}`);
 
 test('enqueueing a waiting key replaces its row by a new one, so a completion by the old id cannot delete the new job', async () => {
-  await t.db().transaction((tx) => enqueue(tx, 'pdf_render', { documentId: 'inv_again' }));
-  const [first] = await rows('pdf:inv_again');
+  await t.db().transaction((tx) => enqueue(tx, 'offline_deadline', { documentId: 'inv_again' }));
+  const [first] = await rows('offline-deadline:inv_again');
   const later = new Date(Date.now() + 60_000);
-  await t.db().transaction((tx) => enqueue(tx, 'pdf_render', { documentId: 'inv_again' }, { runAt: later }));
-  const after = await rows('pdf:inv_again');
+  await t.db().transaction((tx) => enqueue(tx, 'offline_deadline', { documentId: 'inv_again' }, { runAt: later }));
+  const after = await rows('offline-deadline:inv_again');
   expect(after).toHaveLength(1);
   expect(after[0]!.id).not.toBe(first!.id);
   expect(new Date(after[0]!.run_at).getTime()).toBe(later.getTime());
   // what graphile-worker's completion of the first run does
   await t.db().execute(sql`delete from graphile_worker._private_jobs where id = ${first!.id}::bigint`);
-  expect(await rows('pdf:inv_again')).toHaveLength(1);
+  expect(await rows('offline-deadline:inv_again')).toHaveLength(1);
 });
 
 test('a lane job is kept while one waits unfetched and due no later; one due later, or fetched before, is replaced', async () => {
@@ -46,8 +46,8 @@ test('a lane job is kept while one waits unfetched and due no later; one due lat
 });
 
 test('a job locked for over 30 s under a live id with nothing running here is a leak; one still running is not', async () => {
-  await t.db().transaction((tx) => enqueue(tx, 'pdf_render', { documentId: 'inv_leak' }));
-  const [job] = await rows('pdf:inv_leak');
+  await t.db().transaction((tx) => enqueue(tx, 'offline_deadline', { documentId: 'inv_leak' }));
+  const [job] = await rows('offline-deadline:inv_leak');
   await t
     .db()
     .execute(sql`update graphile_worker._private_jobs set locked_by = 'worker-live', locked_at = now() - interval '1 minute' where id = ${job!.id}::bigint`);

@@ -8,7 +8,10 @@ const ZScopeJob = z.object({ accountId: z.string().min(1), mode: ZMode });
 
 const ZAttentionKind = z.enum(ATTENTION_KINDS);
 
-/** mail_send retries SMTP refusals with graphile-worker's back-off: exp(n) s, about 6 hours over 10 attempts. */
+/**
+ * SMTP refusals are retried with graphile-worker's back-off, exp(n) s after the n-th attempt: 10 attempts span
+ * about 3.5 hours (a buyer's e-mail per document counts its own, server/mail/mail-retry.ts).
+ */
 export const MAIL_ATTEMPTS = 10;
 
 type JobDefinition<P extends z.ZodType> = {
@@ -34,6 +37,8 @@ const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
 /** The key of a seller lane's step: `<step>:<account>:<mode>` (laneKeySql builds the same in SQL). */
 export const laneKey = (step: string, p: { accountId: string; mode: string }): string => `${step}:${p.accountId}:${p.mode}`;
 export const PREPARE_STEP = 'prepare';
+export const PDF_STEP = 'pdf';
+export const MAIL_STEP = 'mail';
 
 /**
  * Every task of the worker (plain identifiers: graphile-worker's folder rules, DESIGN.md) with its payload and job
@@ -63,11 +68,13 @@ export const JOBS = {
   // plan_release and ksef_check without a scope come from the cron and cover every scope
   plan_release: job({ payload: ZScopeJob.partial(), key: (p) => `plan:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
   ksef_check: job({ payload: ZScopeJob.partial(), key: (p) => `check:${p.accountId ?? '*'}:${p.mode ?? '*'}` }),
-  pdf_render: job({ payload: ZDocumentJob, key: (p) => `pdf:${p.documentId}` }),
+  // one step renders every PDF a seller lane needs and sends each first e-mail right after (server/mail/pdf-lane.ts)
+  pdf_render: job({ payload: ZScopeJob, key: (p) => laneKey(PDF_STEP, p), lane: true }),
   // issue 17: offline issuing after the configured delay (dueAt set once the delay is scheduled), deadline watch
   offline_issue: job({ payload: ZDocumentJob.extend({ dueAt: z.iso.datetime().optional() }), key: (p) => `offline:${p.documentId}` }),
   offline_deadline: job({ payload: ZDocumentJob, key: (p) => `offline-deadline:${p.documentId}` }),
-  mail_send: job({ payload: ZDocumentJob, key: (p) => `mail:${p.documentId}`, maxAttempts: MAIL_ATTEMPTS }),
+  // a lane's refused e-mails, each on its own attempt count and time (server/mail/mail-lane.ts)
+  mail_send: job({ payload: ZScopeJob, key: (p) => laneKey(MAIL_STEP, p), lane: true }),
   webhook_deliver: job({
     payload: z.object({
       eventId: z.string().min(1),

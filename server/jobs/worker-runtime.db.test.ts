@@ -49,7 +49,7 @@ test('a worker with wakeOnNewJobs off does not look for jobs when others add the
     () => JSON.stringify({ polling, listening, mail }),
   );
 
-  for (let i = 0; i < 5; i++) await t.db().transaction((tx) => enqueue(tx, 'mail_send', { documentId: `inv_wake${i}` }));
+  for (let i = 0; i < 5; i++) await t.db().transaction((tx) => enqueue(tx, 'mail_send', { accountId: `acct_wake${i}`, mode: 'test' }));
   await waitFor(
     async () => mail.ran === 5 && listening.looks > 1,
     20_000,

@@ -14,7 +14,8 @@ import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { newId, randomToken } from '@/server/ids';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { readFixture } from '@/test/fixtures/wc-payloads';
-import { MailRetryError, sendDocumentEmail } from './send-document-email';
+import { MAIL_ATTEMPTS } from '@/server/jobs/registry';
+import { sendDocumentEmail } from './send-document-email';
 import { closeMailTransports } from './send-mail';
 
 const t = useTestDatabase();
@@ -52,11 +53,22 @@ async function pendingMail() {
       mailStatus: 'pending',
     })
     .where(eq(documents.id, document.id));
-  return { id: document.id, email, pdf };
+  return { id: document.id, accountId: acct.accountId, email, pdf };
 }
 
 const mailState = async (id: string) =>
-  (await t.db().select({ status: documents.mailStatus, error: documents.mailError }).from(documents).where(eq(documents.id, id)))[0]!;
+  (
+    await t
+      .db()
+      .select({
+        status: documents.mailStatus,
+        error: documents.mailError,
+        attempts: documents.mailAttempts,
+        inS: sql<number>`extract(epoch from ${documents.mailRetryAt} - now())::float8`,
+      })
+      .from(documents)
+      .where(eq(documents.id, id))
+  )[0]!;
 
 /** A minimal SMTP server on raw TCP that takes one message and then drops the connection without answering DATA. */
 async function startDroppingServer(): Promise<{ url: string; received: string[] }> {
@@ -118,9 +130,9 @@ describe('sendDocumentEmail', () => {
     });
     useSmtp(url);
     const doc = await pendingMail();
-    expect(await sendDocumentEmail(db, doc.id, { lastAttempt: false })).toBe('sent');
+    expect(await sendDocumentEmail(db, doc.id)).toBe('sent');
     expect(received).toHaveLength(1);
-    expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
+    expect(await mailState(doc.id)).toMatchObject({ status: 'sent', error: null });
   });
 
   test('sends the PDF once; a second run finds nothing pending', async () => {
@@ -128,13 +140,13 @@ describe('sendDocumentEmail', () => {
     closers.push(sink.close);
     useSmtp(sink.url);
     const doc = await pendingMail();
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('sent');
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('not_pending');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('sent');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('not_pending');
     const messages = (await (await fetch(`${sink.httpUrl}/messages`)).json()) as SinkMessage[];
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ to: [doc.email], subject: 'Faktura FV/2026/06/0042 – Kawowy Świat Sp. z o.o. / Invoice FV/2026/06/0042' });
     expect(Buffer.from(messages[0]!.attachments[0]!.content, 'base64').equals(doc.pdf)).toBe(true);
-    expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
+    expect(await mailState(doc.id)).toMatchObject({ status: 'sent', error: null });
   });
 
   test('runs at the same moment: one claims and sends, every other finds nothing pending', async () => {
@@ -142,7 +154,7 @@ describe('sendDocumentEmail', () => {
     closers.push(sink.close);
     useSmtp(sink.url);
     const doc = await pendingMail();
-    const outcomes = await Promise.all(Array.from({ length: 8 }, () => sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })));
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => sendDocumentEmail(t.db(), doc.id)));
     expect(outcomes.filter((o) => o === 'sent')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'not_pending')).toHaveLength(7);
     const messages = (await (await fetch(`${sink.httpUrl}/messages`)).json()) as SinkMessage[];
@@ -164,20 +176,20 @@ describe('sendDocumentEmail', () => {
     });
     useSmtp(url);
     const doc = await pendingMail();
-    const first = sendDocumentEmail(t.db(), doc.id, { lastAttempt: false });
+    const first = sendDocumentEmail(t.db(), doc.id);
     await expect.poll(() => arrived, { timeout: 10_000 }).toBe(1);
     // what the dashboard and a retried job see while SMTP has the message but has not answered
     const during = await mailState(doc.id);
     expect(during.status).toBe('failed');
     expect(during.error).toMatch(/^Delivery started at .* may or may not have arrived/);
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('not_pending');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('not_pending');
     release();
     expect(await first).toBe('sent');
     expect(arrived).toBe(1);
-    expect(await mailState(doc.id)).toEqual({ status: 'sent', error: null });
+    expect(await mailState(doc.id)).toMatchObject({ status: 'sent', error: null });
   });
 
-  test('a 4xx refusal goes back to pending with the reason and throws for a retry; on the last attempt it stays failed', async () => {
+  test('a 4xx refusal goes back to pending with its reason, its attempt counted and its retry job; the last attempt stays failed', async () => {
     const url = await startSmtp({
       onRcptTo(_address, _session, callback) {
         callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 450 }));
@@ -185,12 +197,27 @@ describe('sendDocumentEmail', () => {
     });
     useSmtp(url);
     const doc = await pendingMail();
-    await expect(sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).rejects.toBeInstanceOf(MailRetryError);
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('retry');
     const retrying = await mailState(doc.id);
-    expect(retrying.status).toBe('pending');
+    expect(retrying).toMatchObject({ status: 'pending', attempts: 1 });
     expect(retrying.error).toMatch(/450 Mailbox busy/);
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: true })).toBe('failed');
-    expect((await mailState(doc.id)).error).toMatch(/450 Mailbox busy/);
+    // graphile-worker's back-off after a first failure: e seconds; the lane's mail step is due then
+    const [job] = await t.db().execute<{ delay: number }>(
+      sql`select extract(epoch from j.run_at - d.mail_retry_at)::float8 as delay from graphile_worker.jobs j, documents d
+        where j.task_identifier = 'mail_send' and j.key = ${`mail:${doc.accountId}:test`} and d.id = ${doc.id}`,
+    );
+    expect(job?.delay).toBe(0);
+    expect(retrying.inS).toBeGreaterThan(1.5);
+    expect(retrying.inS).toBeLessThan(3);
+    // a second attempt while not due is the caller's choice (the lane skips it); the count goes on to the last
+    await t
+      .db()
+      .update(documents)
+      .set({ mailAttempts: MAIL_ATTEMPTS - 1 })
+      .where(eq(documents.id, doc.id));
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('failed');
+    expect(await mailState(doc.id)).toMatchObject({ status: 'failed', attempts: MAIL_ATTEMPTS, error: expect.stringMatching(/450 Mailbox busy/) });
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('not_pending');
   });
 
   test('connection refused is a refusal too', async () => {
@@ -198,20 +225,20 @@ describe('sendDocumentEmail', () => {
     await gone.close();
     useSmtp(gone.url);
     const doc = await pendingMail();
-    await expect(sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).rejects.toThrow(/ECONNREFUSED/);
-    expect((await mailState(doc.id)).status).toBe('pending');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('retry');
+    expect(await mailState(doc.id)).toMatchObject({ status: 'pending', error: expect.stringMatching(/ECONNREFUSED/) });
   });
 
   test('the connection lost after DATA: the outcome is open, so it is recorded as failed and never resent', async () => {
     const server = await startDroppingServer();
     useSmtp(server.url);
     const doc = await pendingMail();
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('failed');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('failed');
     expect(server.received).toHaveLength(1);
     const state = await mailState(doc.id);
     expect(state.status).toBe('failed');
     expect(state.error).toMatch(/Connection closed unexpectedly.*may or may not have arrived/);
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('not_pending');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('not_pending');
     expect(server.received).toHaveLength(1);
   });
 
@@ -219,7 +246,7 @@ describe('sendDocumentEmail', () => {
     delete process.env.SMTP_URL;
     resetConfig();
     const doc = await pendingMail();
-    expect(await sendDocumentEmail(t.db(), doc.id, { lastAttempt: false })).toBe('failed');
+    expect(await sendDocumentEmail(t.db(), doc.id)).toBe('failed');
     expect((await mailState(doc.id)).error).toMatch(/SMTP_URL/);
   });
 });

@@ -1,6 +1,9 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { config } from '@/server/config';
-import type { Db } from '@/server/db/client';
+import type { Db, DbOrTx, Tx } from '@/server/db/client';
+import { enqueue } from '@/server/jobs/enqueue';
+import { MAIL_ATTEMPTS } from '@/server/jobs/registry';
+import { mailRetryDelayMs } from './mail-retry';
 import { documents, files } from '@/server/db/schema';
 import { pdfUrl } from '@/server/documents/serialize-document';
 import { nextUpdatedAt, patchDocument, type DocumentPatch } from '@/server/documents/patch-document';
@@ -10,24 +13,22 @@ import { sendMail } from './send-mail';
 import { metrics } from '@/server/observability/metrics';
 import { loadDocument } from '@/server/documents/load-document';
 
-/** An SMTP refusal or an unreachable server: nothing was delivered, the job throws this to be retried. */
-export class MailRetryError extends Error {}
-
-export type MailOutcome = 'sent' | 'failed' | 'not_pending';
+export type MailOutcome = 'sent' | 'retry' | 'failed' | 'not_pending';
 
 const inFlight = (at: Date) =>
   `Delivery started at ${at.toISOString()} and did not report back (worker stopped mid-send?): the e-mail may or may not ` +
   'have arrived. It is not resent automatically; check with the buyer before resending.';
 
 /**
- * mail_send: the buyer's e-mail with the PDF, at most once per document. Before the SMTP call a claim commits
- * (mailStatus leaves `pending`, written as `failed` with the in-flight note above, since the schema has no
- * `sending`), so a retry after a crash mid-send finds no pending mail and sends nothing: a lost e-mail needs a
- * manual resend, a duplicate cannot happen. Refusals (4xx/5xx, connection refused) provably delivered nothing
- * and go back to `pending` for the job's back-off; on the last attempt they stay `failed`. An outcome SMTP left
+ * The buyer's e-mail with the PDF, at most once per document (the PDF lane's first try, the mail lane's retries).
+ * Before the SMTP call a claim commits (mailStatus leaves `pending`, written as `failed` with the in-flight note
+ * above, since the schema has no `sending`, and the attempt is counted), so a run after a crash mid-send finds no
+ * pending mail and sends nothing: a lost e-mail needs a manual resend, a duplicate cannot happen. Refusals
+ * (4xx/5xx, connection refused) provably delivered nothing: `retry` puts the mail back to `pending` with its next
+ * time and the lane's mail job in one transaction; after MAIL_ATTEMPTS it stays `failed`. An outcome SMTP left
  * open (connection lost after DATA) is `failed` with the note.
  */
-export async function sendDocumentEmail(db: Db, documentId: string, options: { lastAttempt: boolean }): Promise<MailOutcome> {
+export async function sendDocumentEmail(db: Db, documentId: string): Promise<MailOutcome> {
   const doc = await loadDocument(db, documentId);
   if (!doc || doc.mailStatus !== 'pending') return 'not_pending';
   const { SMTP_URL: smtpUrl, MAIL_FROM: from } = config();
@@ -52,30 +53,38 @@ export async function sendDocumentEmail(db: Db, documentId: string, options: { l
     from,
   });
 
-  if (!(await claim(db, documentId))) return 'not_pending';
+  const attempt = await claim(db, documentId);
+  if (attempt === undefined) return 'not_pending';
   try {
     await sendMail(smtpUrl, message);
   } catch (err) {
     metrics().externalErrors.inc({ service: 'smtp' });
     const why = err instanceof Error ? err.message : String(err);
     if (!nothingDelivered(err)) return record(db, documentId, { mailStatus: 'failed', mailError: `${why}. ${inFlight(new Date())}` }, 'failed');
-    await record(db, documentId, { mailStatus: options.lastAttempt ? 'failed' : 'pending', mailError: why }, 'failed');
-    if (options.lastAttempt) return 'failed';
-    throw new MailRetryError(`e-mail for ${documentId} not delivered, retrying: ${why}`);
+    if (attempt >= MAIL_ATTEMPTS) return record(db, documentId, { mailStatus: 'failed', mailError: why, mailRetryAt: null }, 'failed');
+    const retryAt = new Date(Date.now() + mailRetryDelayMs(attempt));
+    await record(db, documentId, { mailStatus: 'pending', mailError: why, mailRetryAt: retryAt }, 'retry', (tx) =>
+      enqueue(tx, 'mail_send', { accountId: doc.accountId, mode: doc.mode }, { runAt: retryAt }),
+    );
+    return 'retry';
   }
-  return record(db, documentId, { mailStatus: 'sent', mailError: null }, 'sent');
+  return record(db, documentId, { mailStatus: 'sent', mailError: null, mailRetryAt: null }, 'sent');
 }
 
 /**
- * Writes what SMTP answered. Once the claim committed, a retry of the job finds nothing pending and can never
- * learn the outcome again, so a write that fails here (the database connection was cut just after the send) is
- * retried in place with back-off (about a minute in all) rather than left to the job: without this, a message the
- * server took stayed recorded `failed` with the in-flight note.
+ * Writes what SMTP answered, with the retry's job when there is one (one transaction). Once the claim committed, a
+ * later run finds nothing pending and can never learn the outcome again, so a write that fails here (the database
+ * connection was cut just after the send) is retried in place with back-off (about a minute in all) rather than
+ * left to the job: without this, a message the server took stayed recorded `failed` with the in-flight note.
  */
-async function record(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
+async function record(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome, andThen?: (tx: Tx) => Promise<void>): Promise<MailOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await finish(db, documentId, fields, outcome);
+      if (!andThen) return await finish(db, documentId, fields, outcome);
+      return await db.transaction(async (tx) => {
+        await andThen(tx);
+        return finish(tx, documentId, fields, outcome);
+      });
     } catch (err) {
       if (attempt >= 9) throw err;
       await new Promise((r) => setTimeout(r, Math.min(10_000, 100 * 2 ** attempt)));
@@ -84,16 +93,18 @@ async function record(db: Db, documentId: string, fields: DocumentPatch, outcome
 }
 
 /**
- * Moves `pending` to the in-flight state, committed on its own; false when another run got there first. One
- * conditional UPDATE: it takes the row lock and re-checks the condition under it, so two runs cannot both claim.
+ * Moves `pending` to the in-flight state and counts the attempt, committed on its own; the attempt's number, or
+ * undefined when another run got there first. One conditional UPDATE: it takes the row lock and re-checks the
+ * condition under it, so two runs cannot both claim.
  */
-async function claim(db: Db, documentId: string): Promise<boolean> {
+async function claim(db: Db, documentId: string): Promise<number | undefined> {
   const claimed = await db
     .update(documents)
     .set({
       mailStatus: 'failed',
       mailError: inFlight(new Date()),
       mailAt: new Date(),
+      mailAttempts: sql`${documents.mailAttempts} + 1`,
       updatedAt: nextUpdatedAt(),
     })
     .where(
@@ -104,12 +115,12 @@ async function claim(db: Db, documentId: string): Promise<boolean> {
         or(eq(documents.status, 'accepted'), and(eq(documents.offlineMode, true), inArray(documents.status, ['queued', 'sending', 'rejected']))),
       ),
     )
-    .returning({ id: documents.id });
-  return claimed.length === 1;
+    .returning({ attempts: documents.mailAttempts });
+  return claimed[0]?.attempts;
 }
 
 /** `mailAt` dates the outcome for the document's timeline. */
-async function finish(db: Db, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
+async function finish(db: DbOrTx, documentId: string, fields: DocumentPatch, outcome: MailOutcome): Promise<MailOutcome> {
   await patchDocument(db, documentId, { ...fields, mailAt: new Date() });
   return outcome;
 }

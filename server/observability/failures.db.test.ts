@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { runOnce, type JobHelpers } from 'graphile-worker';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { useKsefEmulator } from '@/test/pipeline';
@@ -10,6 +10,7 @@ import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { createTaskList, selectTasks } from '@/worker/task-list';
 import type { Db } from '@/server/db/client';
+import { documents } from '@/server/db/schema';
 import type { Scope } from '@/server/db/scope';
 import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { documentError } from '@/server/documents/document-errors';
@@ -21,6 +22,7 @@ import { reportJobFailure } from '@/server/jobs/job-failure';
 import { workerLog } from '@/server/jobs/worker-log';
 import { graphileLogger } from '@/server/jobs/worker-runtime';
 import { saveKsefCredential } from '@/server/ksef-connection/credentials';
+import { PDF_ATTEMPTS } from '@/server/mail/pdf-lane';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { receiveStoreDelivery } from '@/server/stores/ingest';
 import { reportStoreCallFailure, type StoreRow } from '@/server/stores/store-row';
@@ -210,15 +212,27 @@ const ROWS: Row[] = [
     counted: { kind: 'store_call_failed', mode: 'live' },
   },
   {
-    name: "the buyer's e-mail cannot be sent (no PDF yet): error with the job's document",
+    name: "the buyer's e-mail cannot be sent (no PDF yet): error with the lane job's document",
     act: async () => {
       const doc = await newInvoice();
       await patchDocument(t.db(), doc.id, { mailStatus: 'pending' });
       const helpers = { job: { id: 'm1', attempts: 1, max_attempts: 10 } } as unknown as JobHelpers;
-      await createTaskList(t.db()).mail_send!({ documentId: doc.id }, helpers);
+      await createTaskList(t.db()).mail_send!({ accountId: doc.accountId, mode: doc.mode }, helpers);
     },
-    lines: [{ level: 'error', msg: 'mail_failed', jobId: 'm1', task: 'mail_send', documentId: expect.stringMatching(/^inv_/) }],
-    counted: { kind: 'mail_failed', mode: 'none' },
+    lines: [{ level: 'error', msg: 'mail_failed', jobId: 'm1', task: 'mail_send', mode: 'test', documentId: expect.stringMatching(/^inv_/) }],
+    counted: { kind: 'mail_failed', mode: 'test' },
+  },
+  {
+    name: "a document's PDF render throws on its last attempt: error with the lane job's document; the lane goes on",
+    act: async () => {
+      const doc = await newInvoice();
+      const broken = { status: 'accepted', number: 'FV/2026/06/1', fa3Xml: '<Faktura>', pdfAttempts: PDF_ATTEMPTS - 1 } as const;
+      await t.db().update(documents).set(broken).where(eq(documents.id, doc.id));
+      const helpers = { job: { id: 'p1', attempts: 1, max_attempts: 25 } } as unknown as JobHelpers;
+      await createTaskList(t.db()).pdf_render!({ accountId: doc.accountId, mode: doc.mode }, helpers);
+    },
+    lines: [{ level: 'error', msg: 'pdf_gave_up', jobId: 'p1', task: 'pdf_render', mode: 'test', documentId: expect.stringMatching(/^inv_/), attempt: 5 }],
+    counted: { kind: 'pdf_gave_up', mode: 'test' },
   },
   {
     name: "KSeF refuses the seller's credential: error with the account, mode and what KSeF said",

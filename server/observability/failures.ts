@@ -24,6 +24,10 @@ export const FAILURES = {
   store_call_failed: 'warn',
   /** A write-back that no retry can change (the order deleted in the store, our key revoked): stopped, on the store page and the attention list. */
   store_writeback_gave_up: 'error',
+  /** A document's PDF render threw; its lane tries it again later (server/mail/pdf-lane.ts). */
+  pdf_render_failed: 'warn',
+  /** A document's PDF render threw on its last attempt: no PDF and no e-mail until someone looks. */
+  pdf_gave_up: 'error',
   /** The buyer's e-mail was given up (SMTP refused it on the last attempt, or it cannot be sent at all). */
   mail_failed: 'error',
   /** A store had disabled or lost our webhook (its deliveries to us failed); reconciliation re-created it. */

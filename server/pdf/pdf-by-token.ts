@@ -24,7 +24,7 @@ export async function pdfByToken(db: Db, token: string): Promise<PublicPdf | und
   const first = await storedPdf(db, token);
   if (!first) return undefined;
   if (first.content && first.filename) return { content: first.content, filename: first.filename };
-  if ((await storeDocumentPdf(db, first.documentId)) === 'not_accepted') return undefined;
+  if ((await storeDocumentPdf(db, first.documentId, { mail: 'job' })) === 'not_accepted') return undefined;
   const rendered = await storedPdf(db, token);
   return rendered?.content && rendered.filename ? { content: rendered.content, filename: rendered.filename } : undefined;
 }

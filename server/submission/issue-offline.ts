@@ -58,7 +58,7 @@ export async function issueOffline(db: Db, documentId: string, now: Date): Promi
   await withLockedDocument(db, doc.id, ['queued', 'sending'], async (tx, locked) => {
     if (locked.offlineKodIiUrl || locked.ksefInvoiceRef || locked.fa3Xml !== built.xml) return;
     await markOffline(tx, locked, { issuedAt: now, kodIIUrl: kodII, ...terms });
-    await enqueue(tx, 'pdf_render', { documentId: locked.id });
+    await enqueue(tx, 'pdf_render', { accountId: locked.accountId, mode: locked.mode });
     issued = true;
   });
   if (!issued) return { outcome: 'not_needed' };

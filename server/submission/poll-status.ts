@@ -143,7 +143,7 @@ export async function accept(db: Db, doc: DocumentRow, ksefNumber: string, upoXm
       lastError: null,
       pdfToken,
     });
-    await enqueue(tx, 'pdf_render', { documentId: accepted.id });
+    await enqueue(tx, 'pdf_render', { accountId: accepted.accountId, mode: accepted.mode });
   });
 }
 

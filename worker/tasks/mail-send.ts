@@ -1,9 +1,7 @@
-import { sendDocumentEmail } from '@/server/mail/send-document-email';
-import { reportFailure } from '@/server/observability/failures';
+import { mailLane } from '@/server/mail/mail-lane';
 import type { TaskHandler } from './task';
 
-/** A refusal throws MailRetryError, so graphile-worker retries with its back-off until the job's last attempt. */
-export const mailSend: TaskHandler<'mail_send'> = (db) => async (p, helpers) => {
-  const outcome = await sendDocumentEmail(db, p.documentId, { lastAttempt: helpers.job.attempts >= helpers.job.max_attempts });
-  if (outcome === 'failed') reportFailure('mail_failed', { documentId: p.documentId }); // the document's mailError says why
+/** A lane's refused e-mails, each when its own retry time comes (server/mail/mail-lane.ts). */
+export const mailSend: TaskHandler<'mail_send'> = (db) => async (p) => {
+  await mailLane(db, p);
 };

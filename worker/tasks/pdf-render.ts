@@ -1,6 +1,6 @@
-import { storeDocumentPdf } from '@/server/pdf/store-document-pdf';
+import { renderLane } from '@/server/mail/pdf-lane';
 import type { TaskHandler } from './task';
 
 export const pdfRender: TaskHandler<'pdf_render'> = (db) => async (p) => {
-  await storeDocumentPdf(db, p.documentId);
+  await renderLane(db, p);
 };

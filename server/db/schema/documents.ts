@@ -86,6 +86,12 @@ export const documents = pgTable(
     mailError: text(),
     /** When mailStatus last changed after the PDF was stored: the e-mail claimed for sending, sent or refused. */
     mailAt: timestamp({ withTimezone: true }),
+    /** E-mail attempts claimed so far (at most MAIL_ATTEMPTS), and when a refused one is tried again. */
+    mailAttempts: integer().notNull().default(0),
+    mailRetryAt: timestamp({ withTimezone: true }),
+    /** PDF renders that threw (at most PDF_ATTEMPTS), and when the lane tries this document again. */
+    pdfAttempts: integer().notNull().default(0),
+    pdfRetryAt: timestamp({ withTimezone: true }),
     attempts: integer().notNull().default(0),
     /** Warnings recorded while preparing and sending (also on the timeline). */
     warnings: jsonb()
@@ -137,6 +143,14 @@ export const documents = pgTable(
     index('documents_haystack_trgm_idx')
       .using('gin', sql`(${DOCUMENT_HAYSTACK}) gin_trgm_ops`)
       .with({ gin_pending_list_limit: 256 }),
+    // the seller lane's PDF and e-mail steps (server/mail/pdf-lane.ts, mail-lane.ts) and the sweep:
+    // the few documents waiting for a PDF or an e-mail, never every accepted one
+    index('documents_pdf_due_idx')
+      .on(t.accountId, t.mode, t.seq)
+      .where(sql`pdf_file_id is null and status in ('accepted', 'queued', 'sending')`),
+    index('documents_mail_due_idx')
+      .on(t.accountId, t.mode, t.mailRetryAt)
+      .where(sql`mail_status = 'pending'`),
     index('documents_offline_deadline_idx')
       .on(t.offlineDeadline)
       .where(sql`offline_mode and ksef_number is null`),
