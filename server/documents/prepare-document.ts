@@ -205,7 +205,7 @@ async function numberLocked(tx: Tx, ready: Ready, from: 'pending' | 'waiting_for
     lastError: null,
   });
   if (locked.kind === 'invoice') await addWarnings(tx, queued, invoiceWarnings(order, issueDate));
-  await enqueue(tx, 'ksef_send', { documentId: locked.id, ...scope });
+  await enqueue(tx, 'ksef_send', scope);
   return 'numbered';
 }
 

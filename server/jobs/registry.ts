@@ -34,6 +34,7 @@ const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
 /** The key of a seller lane's step: `<step>:<account>:<mode>` (laneKeySql builds the same in SQL). */
 export const laneKey = (step: string, p: { accountId: string; mode: string }): string => `${step}:${p.accountId}:${p.mode}`;
 export const PREPARE_STEP = 'prepare';
+export const SEND_STEP = 'send';
 
 /**
  * Every task of the worker (plain identifiers: graphile-worker's folder rules, DESIGN.md) with its payload and job
@@ -42,13 +43,9 @@ export const PREPARE_STEP = 'prepare';
 export const JOBS = {
   // one step numbers every pending document of a seller lane (server/documents/prepare-lane.ts)
   document_prepare: job({ payload: ZScopeJob, key: (p) => laneKey(PREPARE_STEP, p), lane: true }),
-  // one send step per seller at a time (server/submission/sending-turn.ts); `busy` counts the times this document
-  // found its seller's turn taken, which spaces its next tries
-  ksef_send: job({
-    payload: ZDocumentJob.extend(ZScopeJob.shape).extend({ busy: z.number().int().nonnegative().default(0) }),
-    key: (p) => `send:${p.documentId}`,
-    lock: (p) => `ksef_send:${p.accountId}:${p.mode}`,
-  }),
+  // one step sends the due queued documents of a seller lane (server/submission/send-lane.ts); the lock keeps a
+  // second run of the lane (a successor enqueued while one runs) from fetching while the first still sends
+  ksef_send: job({ payload: ZScopeJob, key: (p) => laneKey(SEND_STEP, p), lock: (p) => laneKey('ksef_send', p), lane: true }),
   // one status step per online session (server/submission/poll-status.ts); kept like a lane job: a document sent
   // into the session while its poll waits is polled with it, and never pushes that poll later
   ksef_status: job({
