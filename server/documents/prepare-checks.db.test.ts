@@ -25,8 +25,7 @@ async function account(sellerNip = VALID_SELLER.nip) {
 }
 
 const counters = async (accountId: string) => t.db().select().from(numberCounters).where(eq(numberCounters.accountId, accountId));
-const sendJobs = async (scope: Scope) =>
-  t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${jobKey('ksef_send', scope)}`);
+const sendJobs = async (scope: Scope) => t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${jobKey('ksef_send', scope)}`);
 
 describe('document_prepare refuses before numbering', () => {
   test.each([

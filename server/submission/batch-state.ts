@@ -58,7 +58,8 @@ export async function abandonBatch(db: Db, batchId: string, reason: string, outa
       const claimed = doc.status === 'sending' && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef;
       // claimed, but no session opened (KSeF down or the throttle): nothing reached KSeF, so no attempt is counted
       if (claimed && !batch.referenceNumber) await transition(tx, doc, 'queued', {});
-      else if (claimed) await requeueInTx(tx, doc, outage ? notAnswered(detail) : { outage: false, message: `Sending again: ${detail}.` }, undefined, { ksefSessionRef: null });
+      else if (claimed)
+        await requeueInTx(tx, doc, outage ? notAnswered(detail) : { outage: false, message: `Sending again: ${detail}.` }, undefined, { ksefSessionRef: null });
     }
     await enqueueSend(tx, batch);
   });

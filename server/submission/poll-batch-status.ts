@@ -46,7 +46,13 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     if (sessionOutcome === 'failed') {
       await finish(db, batchId, code);
       for (const m of members)
-        await requeueDocument(db, m.doc, sendAgain(`batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`), undefined, NOT_SENT);
+        await requeueDocument(
+          db,
+          m.doc,
+          sendAgain(`batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`),
+          undefined,
+          NOT_SENT,
+        );
       return;
     }
     const invoices = await listSessionInvoices(client, token, batch.referenceNumber);

@@ -23,7 +23,7 @@ const laneJobs = async (lane: Scope) =>
   ).map((r) => `${r.key.slice(0, r.key.indexOf(':'))}@${r.s > 0 ? Math.round(r.s / 60) + 'min' : 'now'}`);
 const statusJobs = async (session: string) => (await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${`status:${session}`}`)).length;
 
-test("a lane whose send job was deleted gets it back, at its earliest due document; waiting documents and lanes with a job are left alone", async () => {
+test('a lane whose send job was deleted gets it back, at its earliest due document; waiting documents and lanes with a job are left alone', async () => {
   const lanes = {
     lost: await createTestAccount(t.db()),
     backoff: await createTestAccount(t.db()),

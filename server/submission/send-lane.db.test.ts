@@ -15,7 +15,9 @@ const ksef = useKsefEmulator();
 const sendJobs = async (lane: Scope) =>
   t
     .db()
-    .execute<{ s: number }>(sql`select round(extract(epoch from run_at - now()))::int as s from graphile_worker._private_jobs where key = ${jobKey('ksef_send', lane)}`);
+    .execute<{ s: number }>(
+      sql`select round(extract(epoch from run_at - now()))::int as s from graphile_worker._private_jobs where key = ${jobKey('ksef_send', lane)}`,
+    );
 
 /** The lane's send step as its job runs it: fetched, the job is no longer a waiting job of the lane. */
 async function runLane(lane: Scope) {
@@ -51,7 +53,9 @@ test('a document in its back-off is not sent before its time, while the others o
   await runLane(scope);
   const docs = await t
     .db()
-    .execute<{ id: string; status: string; ref: string | null }>(sql`select id, status, ksef_invoice_ref as ref from documents where id in ${ids} order by seq`);
+    .execute<{ id: string; status: string; ref: string | null }>(
+      sql`select id, status, ksef_invoice_ref as ref from documents where id in ${ids} order by seq`,
+    );
   expect(docs.map((d) => [d.status, Boolean(d.ref)])).toEqual([
     ['queued', false],
     ['sending', true],

@@ -23,8 +23,11 @@ const used = (limiter: string, n: number, seconds: number) =>
     select ${limiter}, clock_timestamp() - make_interval(secs => ${seconds}::float8 * i / ${n}) from generate_series(1, ${n}) as i`);
 
 const sendJobDueInSeconds = async (lane: Scope) =>
-  (await t.db().execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${jobKey('ksef_send', lane)}`))[0]
-    ?.s;
+  (
+    await t
+      .db()
+      .execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${jobKey('ksef_send', lane)}`)
+  )[0]?.s;
 
 test('batch minute full and interactive hour spent: the lane waits for the batch minute, not the hour, and no document is touched', async () => {
   const { nip, scope, ids } = await queuedDocuments(t.db(), ksef, 12);
