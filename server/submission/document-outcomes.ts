@@ -69,6 +69,17 @@ async function startOfflineClock(tx: Tx, documentId: string): Promise<void> {
   if (!running) await enqueue(tx, 'offline_issue', { documentId });
 }
 
+/**
+ * KSeF did not answer another document of the lane's run: this one, not tried, waits as long (`until`) with the
+ * same reason and starts its offline clock, without an attempt of its own (attempts count its own failures).
+ */
+export async function holdWithLane(db: Db, doc: DocumentRow, why: RequeueReason, until: Date): Promise<void> {
+  await withLockedDocument(db, doc.id, ['queued'], async (tx, locked) => {
+    await transition(tx, locked, 'queued', { lastError: documentError('ksef_unavailable', why.message), sendAfter: until });
+    if (why.outage && !locked.offlineKodIiUrl) await startOfflineClock(tx, locked.id);
+  });
+}
+
 export async function requeueDocument(db: Db, doc: DocumentRow, why: RequeueReason, retryAfterSeconds?: number, patch: NotSentPatch = {}): Promise<void> {
   await withLockedDocument(db, doc.id, ['queued', 'sending'], (tx, locked) => requeueInTx(tx, locked, why, retryAfterSeconds, patch));
 }

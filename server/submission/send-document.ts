@@ -136,7 +136,8 @@ export async function onKsefAnswer(db: Db, doc: DocumentRow, err: unknown): Prom
     case 'retry': {
       const why = outcome.cause === 'unavailable' ? notAnswered(outcome.message) : sendAgain(outcome.message);
       await requeueDocument(db, doc, why, outcome.retryAfterSeconds);
-      return why.outage ? { until: new Date(Date.now() + retryDelaySeconds(1, outcome.retryAfterSeconds) * 1000), outage: why } : undefined;
+      // the lane backs off with the document that met the outage (requeueInTx's wait for its next attempt)
+      return why.outage ? { until: new Date(Date.now() + retryDelaySeconds(doc.attempts + 1, outcome.retryAfterSeconds) * 1000), outage: why } : undefined;
     }
     case 'rejected':
       return void (await finishDocument(db, doc, 'rejected', documentError('ksef_rejected', outcome.message, outcome.code)));

@@ -9,7 +9,7 @@ import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { log } from '@/server/observability/log';
 import { retryDelaySeconds } from './backoff';
 import { isInLiveBatch } from './batch-state';
-import { finishDocument, notAnswered, requeueDocument, sendAgain, waitForCredentials, type RequeueReason } from './document-outcomes';
+import { finishDocument, holdWithLane, notAnswered, requeueDocument, sendAgain, waitForCredentials } from './document-outcomes';
 import { issueOffline } from './issue-offline';
 import { dueInLane, scheduleLane } from './lane-queue';
 import { heldByOutage } from './outage-guard';
@@ -139,9 +139,14 @@ async function sendAsBatch(step: Step, ready: Ready[]): Promise<Stop | undefined
   switch (outcome.kind) {
     case 'not_opened': {
       if (outcome.throttled) return { until: new Date(Date.now() + (outcome.retryAfterSeconds ?? 1) * 1000) };
+      // the oldest counts the attempt and sets the wait; the others of the run wait as long (as after an online outage)
       const why = outcome.outage ? notAnswered(outcome.message) : sendAgain(outcome.message);
-      for (const { doc } of ready) if (isBatchable(doc)) await requeueDocument(db, doc, why, outcome.retryAfterSeconds);
-      return { until: retryAt(outcome.retryAfterSeconds) };
+      const [first, ...rest] = ready.filter(({ doc }) => isBatchable(doc));
+      if (!first) return { until: retryAt(outcome.retryAfterSeconds) };
+      const until = new Date(Date.now() + retryDelaySeconds(first.doc.attempts + 1, outcome.retryAfterSeconds) * 1000);
+      await requeueDocument(db, first.doc, why, outcome.retryAfterSeconds);
+      for (const { doc } of rest) await holdWithLane(db, doc, why, until);
+      return { until };
     }
     case 'unsure':
       return { until: retryAt(outcome.retryAfterSeconds) };
@@ -154,18 +159,16 @@ async function sendAsBatch(step: Step, ready: Ready[]): Promise<Stop | undefined
 
 /**
  * Each document online, in the lane's one session, until an answer ends the run. After an outage the run's other
- * documents go back to wait too: KSeF would not have answered them either, and each starts its offline clock.
+ * documents wait as long, with the same reason: KSeF would not have answered them either, and each starts its
+ * offline clock.
  */
 async function sendEachOnline(step: Step, ready: Ready[]): Promise<Stop | undefined> {
   for (const [i, { doc, original }] of ready.entries()) {
     const stop = await sendOnline(step, doc, original);
     if (!stop) continue;
-    if (stop.outage) await requeueRest(step.db, ready.slice(i + 1), stop.outage);
+    const { outage, until } = stop;
+    if (outage && until) for (const rest of ready.slice(i + 1)) await holdWithLane(step.db, rest.doc, outage, until);
     return stop;
   }
   return undefined;
-}
-
-async function requeueRest(db: Db, rest: Ready[], why: RequeueReason): Promise<void> {
-  for (const { doc } of rest) await requeueDocument(db, doc, why);
 }
