@@ -116,7 +116,7 @@ export const PREPARE_LANE_BOUND = 200;
 /**
  * document_prepare for a seller lane (DESIGN pipeline): every pending document of the lane, oldest first, is
  * checked as prepareDocument checks one; those that pass are numbered in ONE transaction (counter, numbers,
- * `queued` and their send jobs commit together: invariant 1). A document that fails a check is skipped, ends in
+ * `queued` and their lane's send job commit together: invariant 1). A document that fails a check is skipped, ends in
  * error or waits exactly as alone; one whose check failed (NBP down, a fault) stays pending and the step fails
  * after numbering the others, so graphile-worker retries the lane with its back-off.
  */
@@ -206,7 +206,7 @@ async function numberLocked(tx: Tx, ready: Ready, from: 'pending' | 'waiting_for
     lastError: null,
   });
   if (locked.kind === 'invoice') await addWarnings(tx, queued, invoiceWarnings(order, issueDate));
-  await enqueue(tx, 'ksef_send', { documentId: locked.id, ...scope });
+  await enqueue(tx, 'ksef_send', scope);
   return 'numbered';
 }
 

@@ -24,7 +24,7 @@ export function isRetryable(doc: Pick<DocumentRow, 'status' | 'lastError'>): boo
  * Sends a document that ended in `error` (or `skipped` for a fixable cause) through the pipeline again, after its
  * cause was fixed. A document without a number goes back to `pending` with its prepare job, so every check before
  * numbering runs again (invariant 9); a numbered one keeps its number (invariant 1) and goes back to `queued` with
- * its send job. The move, its timeline row and the job commit together (invariant 2), under the document's row lock:
+ * its lane's send job. The move, its timeline row and the job commit together (invariant 2), under the document's row lock:
  * of two retries at once, one moves it and the other finds it on its way (document_not_retryable).
  */
 export async function retryDocument(db: Db, scope: Scope, id: string): Promise<DocumentRow> {
@@ -35,8 +35,8 @@ export async function retryDocument(db: Db, scope: Scope, id: string): Promise<D
       throw new AppError('document_not_retryable', 'id', `${id} is ${doc.status}${doc.lastError ? ` (${doc.lastError.code})` : ''}; ${RETRY_RULE}`);
     }
     if (doc.number) {
-      const queued = await transition(tx, doc, 'queued', { lastError: null });
-      await enqueue(tx, 'ksef_send', { documentId: doc.id, ...scope });
+      const queued = await transition(tx, doc, 'queued', { lastError: null, sendAfter: null });
+      await enqueue(tx, 'ksef_send', scope);
       return queued;
     }
     const pending = await transition(tx, doc, 'pending', { lastError: null });

@@ -11,6 +11,6 @@ import type { DocumentRow } from './document-row';
 export async function wakeCorrections(tx: Tx, invoice: DocumentRow, corrections: readonly DocumentRow[]): Promise<void> {
   for (const c of corrections) {
     if (c.status === 'pending') await enqueue(tx, 'document_prepare', { accountId: invoice.accountId, mode: invoice.mode });
-    if (c.status === 'queued') await enqueue(tx, 'ksef_send', { documentId: c.id, accountId: invoice.accountId, mode: invoice.mode });
+    if (c.status === 'queued') await enqueue(tx, 'ksef_send', { accountId: invoice.accountId, mode: invoice.mode });
   }
 }

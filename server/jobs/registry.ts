@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { modeEnum } from '@/server/db/schema/enums';
 import { ATTENTION_KINDS } from '@/server/attention/kinds';
@@ -36,7 +37,10 @@ const job = <P extends z.ZodType>(d: JobDefinition<P>) => d;
 
 /** The key of a seller lane's step: `<step>:<account>:<mode>` (laneKeySql builds the same in SQL). */
 export const laneKey = (step: string, p: { accountId: string; mode: string }): string => `${step}:${p.accountId}:${p.mode}`;
+/** laneKey in SQL, of the row `alias` (a table with account_id and mode); `step` is one of the constants below. */
+export const laneKeySql = (step: string, alias: string) => sql.raw(`'${step}:' || ${alias}.account_id || ':' || ${alias}.mode::text`);
 export const PREPARE_STEP = 'prepare';
+export const SEND_STEP = 'send';
 export const PDF_STEP = 'pdf';
 export const MAIL_STEP = 'mail';
 
@@ -47,13 +51,9 @@ export const MAIL_STEP = 'mail';
 export const JOBS = {
   // one step numbers every pending document of a seller lane (server/documents/prepare-lane.ts)
   document_prepare: job({ payload: ZScopeJob, key: (p) => laneKey(PREPARE_STEP, p), lane: true }),
-  // one send step per seller at a time (server/submission/sending-turn.ts); `busy` counts the times this document
-  // found its seller's turn taken, which spaces its next tries
-  ksef_send: job({
-    payload: ZDocumentJob.extend(ZScopeJob.shape).extend({ busy: z.number().int().nonnegative().default(0) }),
-    key: (p) => `send:${p.documentId}`,
-    lock: (p) => `ksef_send:${p.accountId}:${p.mode}`,
-  }),
+  // one step sends the due queued documents of a seller lane (server/submission/send-lane.ts); the lock keeps a
+  // second run of the lane (a successor enqueued while one runs) from fetching while the first still sends
+  ksef_send: job({ payload: ZScopeJob, key: (p) => laneKey(SEND_STEP, p), lock: (p) => laneKey('ksef_send', p), lane: true }),
   // one status step per online session (server/submission/poll-status.ts); kept like a lane job: a document sent
   // into the session while its poll waits is polled with it, and never pushes that poll later
   ksef_status: job({

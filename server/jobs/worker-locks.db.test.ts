@@ -88,9 +88,11 @@ test('a key left under a live id of this process that no step here holds (its re
   await t.db().execute(sql`delete from worker_locks`);
 });
 
-test("fetches skip the jobs of a held key: send jobs carry their seller's key as a flag, and the busy list names this process's keys at once and others' shortly after", async () => {
-  await enqueue(t.db(), 'ksef_send', { documentId: 'inv_flag', accountId: 'acct_flag', mode: 'live' });
-  const [job] = await t.db().execute<{ flags: Record<string, boolean> }>(sql`select flags from graphile_worker._private_jobs where key = 'send:inv_flag'`);
+test("fetches skip the jobs of a held key: a lane's send job carries its lane's key as a flag, and the busy list names this process's keys at once and others' shortly after", async () => {
+  await enqueue(t.db(), 'ksef_send', { accountId: 'acct_flag', mode: 'live' });
+  const [job] = await t
+    .db()
+    .execute<{ flags: Record<string, boolean> }>(sql`select flags from graphile_worker._private_jobs where key = 'send:acct_flag:live'`);
   expect(job!.flags).toEqual({ 'ksef_send:acct_flag:live': true });
   // only processes running such tasks pass the busy list (worker-runtime.ts)
   expect(TASK_NAMES.filter(hasJobLock)).toEqual(['ksef_send']);

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes, documents, ksefTokens } from '@/server/db/schema';
+import { nextUpdatedAt } from '@/server/documents/patch-document';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefCredential } from '@/server/ksef/auth';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
@@ -41,15 +42,19 @@ export async function saveKsefCredential(db: Db, scope: Scope, credential: Store
   });
 }
 
-/** Re-enqueues sending for queued documents of the scope that wait on KSeF credentials. */
+/**
+ * Queued documents of the scope that wait on KSeF credentials wait no more (their wait is the lane's to skip: see
+ * server/submission/lane-queue.ts), and the lane's send job takes them.
+ */
 export async function resumeWaitingDocuments(tx: Parameters<Parameters<Db['transaction']>[0]>[0], scope: Scope): Promise<number> {
   const waiting = await tx
-    .select({ id: documents.id })
-    .from(documents)
+    .update(documents)
+    .set({ lastError: null, sendAfter: null, updatedAt: nextUpdatedAt() })
     .where(
       and(inScope(documents, scope), eq(documents.status, 'queued'), inArray(sql`${documents.lastError}->>'code'`, ['ksef_not_connected', 'ksef_auth_failed'])),
-    );
-  for (const d of waiting) await enqueue(tx, 'ksef_send', { documentId: d.id, ...scope });
+    )
+    .returning({ id: documents.id });
+  if (waiting.length) await enqueue(tx, 'ksef_send', scope);
   return waiting.length;
 }
 

@@ -11,7 +11,7 @@ test('invoice statuses: processing, accepted with a number, 440 duplicate, 550 r
   expect(invoiceStatusOutcome(status(200), 'K-1')).toEqual({ kind: 'accepted' });
   expect(invoiceStatusOutcome(status(200), null)).toEqual({ kind: 'processing' }); // no number yet: asked again
   expect(invoiceStatusOutcome(status(440), null)).toEqual({ kind: 'duplicate' });
-  expect(invoiceStatusOutcome(status(550), null)).toEqual({ kind: 'retry', message: 'invoice status 550 d550' });
+  expect(invoiceStatusOutcome(status(550), null)).toEqual({ kind: 'retry', cause: 'cancelled', message: 'invoice status 550 d550' });
   expect(invoiceStatusOutcome(status(450, ['P_1 w przyszłości']), null)).toEqual({ kind: 'rejected', code: 450, message: 'd450: P_1 w przyszłości' });
   expect(invoiceStatusOutcome(status(430), null)).toMatchObject({ kind: 'rejected', code: 430 });
 });
@@ -19,9 +19,9 @@ test('invoice statuses: processing, accepted with a number, 440 duplicate, 550 r
 test('request failures: 429 throttled, KSeF down and 550 retried, 401 re-authenticates, a session that cannot take invoices is replaced, a refusal rejects', () => {
   expect(requestOutcome(new KsefUnavailableError('busy', 7, 429))).toEqual({ kind: 'throttled', retryAfterSeconds: 7 });
   expect(requestOutcome(new KsefUnavailableError('busy', undefined, 429))).toEqual({ kind: 'throttled', retryAfterSeconds: 1 });
-  expect(requestOutcome(new KsefUnavailableError('502', 3, 502))).toEqual({ kind: 'retry', message: '502', retryAfterSeconds: 3 });
-  expect(requestOutcome(refusal(400, 550))).toMatchObject({ kind: 'retry' });
-  expect(requestOutcome(refusal(503, 1))).toMatchObject({ kind: 'retry' });
+  expect(requestOutcome(new KsefUnavailableError('502', 3, 502))).toEqual({ kind: 'retry', cause: 'unavailable', message: '502', retryAfterSeconds: 3 });
+  expect(requestOutcome(refusal(400, 550))).toMatchObject({ kind: 'retry', cause: 'cancelled' });
+  expect(requestOutcome(refusal(503, 1))).toMatchObject({ kind: 'retry', cause: 'unavailable' });
   expect(requestOutcome(refusal(401, 0))).toEqual({ kind: 'reauthenticate' });
   for (const code of [21155, 21173, 21180, 21184]) expect(requestOutcome(refusal(400, code))).toEqual({ kind: 'new_session' });
   expect(requestOutcome(refusal(400, 21405))).toEqual({ kind: 'rejected', code: 21405, message: 'd21405: x' });

@@ -17,8 +17,11 @@ export type KsefOutcome =
   | { kind: 'reauthenticate' }
   /** 429: not before Retry-After; not an outage, no attempt counted. */
   | { kind: 'throttled'; retryAfterSeconds: number }
-  /** KSeF down, 5xx, time-out, or KSeF cancelled the operation (550): again after the back-off. */
-  | { kind: 'retry'; message: string; retryAfterSeconds?: number }
+  /**
+   * Again after the back-off: KSeF did not answer (down, 5xx, time-out: `unavailable`, an outage), or it answered
+   * that it cancelled the operation (550: `cancelled`, it asks for the invoice to be sent again).
+   */
+  | { kind: 'retry'; cause: 'unavailable' | 'cancelled'; message: string; retryAfterSeconds?: number }
   /** 410: KSeF no longer keeps the status (changelog 2.4.0); its invoice metadata says what became of the invoice. */
   | { kind: 'gone' }
   /** KSeF refused the document: final, with KSeF's code. */
@@ -51,7 +54,7 @@ const describe = (description: string, details: readonly string[] | null | undef
 export function invoiceStatusOutcome(status: StatusInfo, ksefNumber: string | null | undefined): KsefOutcome {
   const kind = INVOICE_STATUS[status.code];
   if (kind === 'accepted') return ksefNumber ? { kind } : { kind: 'processing' };
-  if (kind === 'retry') return { kind, message: `invoice status ${status.code} ${describe(status.description, status.details)}` };
+  if (kind === 'retry') return { kind, cause: 'cancelled', message: `invoice status ${status.code} ${describe(status.description, status.details)}` };
   if (kind) return { kind };
   return { kind: 'rejected', code: status.code, message: describe(status.description, status.details) };
 }
@@ -60,13 +63,14 @@ export function invoiceStatusOutcome(status: StatusInfo, ksefNumber: string | nu
 export function requestOutcome(err: unknown): KsefOutcome | undefined {
   if (err instanceof KsefUnavailableError) {
     if (err.status === 429) return { kind: 'throttled', retryAfterSeconds: err.retryAfterSeconds ?? 1 };
-    return { kind: 'retry', message: err.message, retryAfterSeconds: err.retryAfterSeconds };
+    return { kind: 'retry', cause: 'unavailable', message: err.message, retryAfterSeconds: err.retryAfterSeconds };
   }
   if (!(err instanceof KsefApiError)) return undefined;
   if (err.status === 401) return { kind: 'reauthenticate' };
   if (err.status === 410) return { kind: 'gone' };
   if (NEW_SESSION_CODES.has(err.code)) return { kind: 'new_session' };
-  if (err.code === 550 || err.status >= 500) return { kind: 'retry', message: err.message };
+  if (err.code === 550) return { kind: 'retry', cause: 'cancelled', message: err.message };
+  if (err.status >= 500) return { kind: 'retry', cause: 'unavailable', message: err.message };
   return { kind: 'rejected', code: err.code, message: describe(err.description, err.details) };
 }
 

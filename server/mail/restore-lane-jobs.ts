@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
-import { MAIL_STEP, PDF_STEP } from '@/server/jobs/registry';
+import { laneKeySql, MAIL_STEP, PDF_STEP } from '@/server/jobs/registry';
 import { NEEDS_PDF } from './pdf-lane';
 
 // the registry's laneKey of the document's lane, in SQL
-const laneKeySql = (step: string) => sql`${step}::text || ':' || d.account_id || ':' || d.mode::text`;
 
 /**
  * ksef_sweep's part for PDFs and e-mails (invariant 11): a lane with a document that needs its PDF, or a pending
@@ -18,13 +17,13 @@ export async function restorePdfMailJobs(db: Db): Promise<{ pdf: number; mail: n
   const lost = await db.execute<{ step: 'pdf' | 'mail'; account_id: string; mode: 'test' | 'live'; at: string | null }>(sql`
     select ${PDF_STEP}::text as step, d.account_id, d.mode, min(coalesce(d.pdf_retry_at, now())) as at from documents d
     where ${NEEDS_PDF} and d.updated_at < now() - interval '1 minute'
-      and not exists (select 1 from graphile_worker.jobs j where j.key = ${laneKeySql(PDF_STEP)})
+      and not exists (select 1 from graphile_worker.jobs j where j.key = ${laneKeySql(PDF_STEP, 'd')})
     group by d.account_id, d.mode
     union all
     select ${MAIL_STEP}::text, d.account_id, d.mode, min(coalesce(d.mail_retry_at, now())) from documents d
     where d.mail_status = 'pending' and d.updated_at < now() - interval '1 minute'
       and (d.status = 'accepted' or (d.offline_mode and d.status in ('queued', 'sending', 'rejected')))
-      and not exists (select 1 from graphile_worker.jobs j where j.key = ${laneKeySql(MAIL_STEP)})
+      and not exists (select 1 from graphile_worker.jobs j where j.key = ${laneKeySql(MAIL_STEP, 'd')})
     group by d.account_id, d.mode
     limit 500`);
   for (const l of lost) {

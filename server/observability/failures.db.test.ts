@@ -257,7 +257,7 @@ const ROWS: Row[] = [
     act: async () => {
       const tasks = createTaskList({} as Db);
       // a payload that fails the registry's schema fails before any database work
-      const payload = { documentId: 'inv_job', accountId: 'acct_1', mode: 'live', busy: -1 };
+      const payload = { documentId: 'inv_job', accountId: '', mode: 'live' };
       const job = (attempts: number) => ({ job: { id: `${attempts}`, attempts, max_attempts: 25 } }) as unknown as JobHelpers;
       await expect(tasks.ksef_send!(payload, job(1))).rejects.toThrow();
       await expect(tasks.ksef_send!(payload, job(25))).rejects.toThrow();
@@ -351,7 +351,7 @@ test('a real graphile-worker run: a job with attempts left is one warn line, one
     t
       .db()
       .execute<{ id: string }>(
-        sql`select id::text from graphile_worker.add_job('ksef_send', ${JSON.stringify({ documentId: 'inv_run', accountId: 'acct_1', mode: 'test', busy: -1 })}::json, max_attempts := ${maxAttempts})`,
+        sql`select id::text from graphile_worker.add_job('ksef_send', ${JSON.stringify({ documentId: 'inv_run', accountId: '', mode: 'test' })}::json, max_attempts := ${maxAttempts})`,
       );
   const [[retried], [last]] = await Promise.all([add(5), add(1)]);
   lines.length = 0;

@@ -4,7 +4,7 @@ import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
 import { transition } from '@/server/documents/transition';
 import { enqueue } from '@/server/jobs/enqueue';
 import { firstPollAt } from './backoff';
-import { enqueueSend, requeueInTx } from './document-outcomes';
+import { enqueueSend, notAnswered, requeueInTx } from './document-outcomes';
 
 export type BatchRow = typeof ksefBatches.$inferSelect;
 
@@ -38,10 +38,10 @@ export async function batchDocuments(db: Db | Tx, batchId: string) {
 }
 
 /**
- * The batch will never be processed by KSeF (never opened, or never closed): its documents go back to queued
- * with a new send job each. Only sound when KSeF provably did not get the close.
+ * The batch will never be processed by KSeF (never opened, or never closed): its documents go back to queued,
+ * with the lane's send job. Only sound when KSeF provably did not get the close. `outage`: KSeF did not answer.
  */
-export async function abandonBatch(db: Db, batchId: string, reason: string): Promise<void> {
+export async function abandonBatch(db: Db, batchId: string, reason: string, outage = false): Promise<void> {
   await db.transaction(async (tx) => {
     const [batch] = await tx.select().from(ksefBatches).where(eq(ksefBatches.id, batchId)).for('update');
     // a closed batch had its close acknowledged: only its status job decides its documents
@@ -53,18 +53,15 @@ export async function abandonBatch(db: Db, batchId: string, reason: string): Pro
       .where(inArray(documents.id, tx.select({ id: ksefBatchDocuments.documentId }).from(ksefBatchDocuments).where(eq(ksefBatchDocuments.batchId, batchId))))
       .orderBy(asc(documents.seq))
       .for('update');
+    const detail = `batch session ${batch.referenceNumber} not completed: ${reason}`;
     for (const doc of members) {
       const claimed = doc.status === 'sending' && doc.ksefSessionRef === batch.referenceNumber && !doc.ksefInvoiceRef;
-      if (claimed && !batch.referenceNumber) {
-        // claimed, but no session opened (KSeF down or the throttle): nothing reached KSeF, so no attempt is counted
-        await transition(tx, doc, 'queued', {});
-        await enqueueSend(tx, doc);
-      } else if (claimed) {
-        await requeueInTx(tx, doc, `batch session ${batch.referenceNumber} not completed: ${reason}`, undefined, { ksefSessionRef: null });
-      } else if (doc.status === 'queued') {
-        await enqueueSend(tx, doc);
-      }
+      // claimed, but no session opened (KSeF down or the throttle): nothing reached KSeF, so no attempt is counted
+      if (claimed && !batch.referenceNumber) await transition(tx, doc, 'queued', {});
+      else if (claimed)
+        await requeueInTx(tx, doc, outage ? notAnswered(detail) : { outage: false, message: `Sending again: ${detail}.` }, undefined, { ksefSessionRef: null });
     }
+    await enqueueSend(tx, batch);
   });
 }
 

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
+import type { Scope } from '@/server/db/scope';
 import { loadDocument } from '@/server/documents/load-document';
+import { jobKey } from '@/server/jobs/registry';
 import { useTestDatabase } from '@/test/db';
 import { expectExactlyOnce } from '@/test/exactly-once';
 import { useKsefEmulator } from '@/test/pipeline';
@@ -13,7 +15,7 @@ import { settleRefusedClose } from './reconcile-batches';
 import { sendQueuedInBatch } from './send-batch';
 import { claimTakeoverSeconds } from './claim';
 import { ensureDocumentXml } from './document-xml';
-import { sendDocument } from './send-document';
+import { sendLane } from './send-lane';
 import { loadSendingScope } from './sending-scope';
 
 /**
@@ -73,8 +75,8 @@ test('two batch steps of one seller at the same moment: each document in exactly
   const client = ksefClientFor(t.db(), settings.credential!);
   const token = await accessTokenFor(t.db(), scope, client, settings.credential!);
   const outcomes = await race(ids, 2, () => [
-    sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100, ids[0]!),
-    sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100, ids[1]!),
+    sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100),
+    sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100),
   ]);
   const sent = outcomes.flatMap((o) => (o.kind === 'closed' ? o.documentIds : []));
   expect(sent.sort()).toEqual([...ids].sort());
@@ -84,9 +86,9 @@ test('two batch steps of one seller at the same moment: each document in exactly
   expect(members[0]!.n).toBe(ids.length);
 });
 
-test('each online send step run twice at the same moment: each document uploaded once, the later step leaves it', async () => {
-  const { ids } = await queuedDocuments(t.db(), ksef, 3);
-  await race(ids, 2 * ids.length, () => ids.flatMap((id) => [sendDocument(t.db(), id), sendDocument(t.db(), id)]));
+test("a lane's send step run twice at the same moment (online): each document uploaded once, the later step leaves it", async () => {
+  const { scope, ids } = await queuedDocuments(t.db(), ksef, 3);
+  await race(ids, 2, () => [sendLane(t.db(), scope), sendLane(t.db(), scope)]);
   await receivedAll(ids);
   await expectExactlyOnce(t.db(), ksef.control(), ids);
   const claims = await t
@@ -94,6 +96,12 @@ test('each online send step run twice at the same moment: each document uploaded
     .execute<{ n: number }>(sql`select count(*)::int as n from document_transitions where document_id in ${ids} and to_status = 'sending'`);
   expect(claims[0]!.n).toBe(ids.length);
 });
+
+/** The lane's send step as its job runs it: fetched, the job is no longer a waiting job of the lane. */
+async function runLane(scope: Scope) {
+  await t.db().execute(sql`select graphile_worker.remove_job(${jobKey('ksef_send', scope)})`);
+  await sendLane(t.db(), scope);
+}
 
 /** What a step that claimed the document and is still uploading (or died doing so) leaves: sending with its XML, no KSeF reference. */
 async function claimedElsewhere(id: string, ageSeconds: number) {
@@ -104,23 +112,23 @@ async function claimedElsewhere(id: string, ageSeconds: number) {
 }
 
 test("a step that finds another step's fresh claim leaves the document to it and looks again once that claim is surely over", async () => {
-  const { ids } = await queuedDocuments(t.db(), ksef, 1);
+  const { scope, ids } = await queuedDocuments(t.db(), ksef, 1);
   await claimedElsewhere(ids[0]!, 0);
   const sendsBefore = (await ksef.control().counters()).requests.sendInvoice ?? 0;
-  await sendDocument(t.db(), ids[0]!);
+  await runLane(scope);
   const [doc] = await t.db().execute<{ status: string; ref: string | null }>(sql`select status, ksef_invoice_ref as ref from documents where id = ${ids[0]!}`);
   expect(doc).toEqual({ status: 'sending', ref: null });
   expect((await ksef.control().counters()).requests.sendInvoice ?? 0).toBe(sendsBefore);
   const [job] = await t
     .db()
-    .execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${`send:${ids[0]}`}`);
+    .execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${jobKey('ksef_send', scope)}`);
   expect(job!.s).toBeGreaterThan(claimTakeoverSeconds() - 3);
 });
 
 test('a claim a crash abandoned (older than the takeover age, KSeF does not have it) is taken over and sent once', async () => {
-  const { ids } = await queuedDocuments(t.db(), ksef, 1);
+  const { scope, ids } = await queuedDocuments(t.db(), ksef, 1);
   await claimedElsewhere(ids[0]!, claimTakeoverSeconds() + 5);
-  await sendDocument(t.db(), ids[0]!);
+  await runLane(scope);
   await receivedAll(ids);
   await expectExactlyOnce(t.db(), ksef.control(), ids);
 });
@@ -130,7 +138,7 @@ test('a close refused because another step closed the batch first settles it clo
   const settings = await loadSendingScope(t.db(), scope);
   const client = ksefClientFor(t.db(), settings.credential!);
   const token = await accessTokenFor(t.db(), scope, client, settings.credential!);
-  const outcome = await sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100, ids[0]!);
+  const outcome = await sendQueuedInBatch(t.db(), scope, client, token, settings.seller!, 100);
   expect(outcome.kind).toBe('closed');
   const batchId = outcome.kind === 'closed' ? outcome.batchId : '';
   const [batch] = await t.db().execute<{ ref: string }>(sql`select reference_number as ref from ksef_batches where id = ${batchId}`);

@@ -11,7 +11,7 @@ import { useTestDatabase } from '@/test/db';
 import { createTestAccount, VALID_SELLER } from '@/test/factories';
 import { paidOrder } from '@/test/orders';
 import { useKsefEmulator, useWorker, waitForStatus } from '@/test/pipeline';
-import { sendDocument } from './send-document';
+import { sendLane } from './send-lane';
 
 const t = useTestDatabase();
 const ksef = useKsefEmulator();
@@ -32,7 +32,7 @@ async function numberedThenSent(paidAt: string, numberedAt: string, sentAt: stri
     parseOrderInput(paidOrder({ paid_at: paidAt, created_at: paidAt }), new Date(numberedAt)),
   );
   await prepareDocument(t.db(), document.id, new Date(numberedAt));
-  await sendDocument(t.db(), document.id, new Date(sentAt));
+  await sendLane(t.db(), acct.testScope, new Date(sentAt));
   const done = await waitForStatus(t.db(), document.id, ['accepted', 'rejected', 'error']);
   const warnings = await t
     .db()

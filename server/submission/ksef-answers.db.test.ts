@@ -22,6 +22,15 @@ async function sendOne() {
   return { nip, doc: await waitForStatus(t.db(), document.id, ['accepted', 'rejected', 'error']) };
 }
 
+const requeuedWith = async (id: string) =>
+  (
+    await t
+      .db()
+      .execute<{ message: string }>(
+        sql`select error->>'message' as message from document_transitions where document_id = ${id} and to_status = 'queued' and error is not null order by id`,
+      )
+  ).map((r) => r.message);
+
 const sends = async (hash: string | null) => (await ksef.control().counters()).invoices.byHash[hash ?? ''] ?? 0;
 
 test('410 Gone on the invoice status: KSeF metadata finds our invoice by number and hash, and the document is accepted with its number', async () => {
@@ -57,6 +66,8 @@ test('550 "cancelled by the system, try again" on the invoice status: sent again
   expect(doc.status).toBe('accepted');
   expect(await timeline(t.db(), doc.id)).toEqual(['pending', 'queued', 'sending', 'queued:ksef_unavailable', 'sending', 'accepted']);
   expect(await sends(doc.xmlSha256)).toBe(2);
+  // KSeF answered: the document says what KSeF asked for, not that KSeF did not answer
+  expect(await requeuedWith(doc.id)).toEqual([expect.stringMatching(/^KSeF asked for the invoice to be sent again \(invoice status 550 /)]);
 });
 
 test('21184 "session temporarily unavailable" on the upload: the document stays claimed and a new session takes it, received once', async () => {

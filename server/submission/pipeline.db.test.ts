@@ -152,7 +152,7 @@ describe('state table (spec 3)', () => {
       .db()
       .execute(sql`update documents set status = 'queued', ksef_number = null, ksef_invoice_ref = null, ksef_session_ref = null where id = ${doc.id}`);
     await t.db().execute(sql`update ksef_sessions set status = 'closed' where account_id = ${seller.accountId}`);
-    await enqueue(t.db(), 'ksef_send', { documentId: doc.id, ...seller.testScope });
+    await enqueue(t.db(), 'ksef_send', seller.testScope);
     await new Promise((r) => setTimeout(r, 200));
     const again = await waitForStatus(t.db(), doc.id, ['accepted', 'rejected']);
     expect(again.status).toBe('accepted');

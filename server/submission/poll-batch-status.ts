@@ -9,7 +9,7 @@ import { accessTokenFor, CredentialRefusedError } from '@/server/ksef-connection
 import { pollDelayMs } from './backoff';
 import { batchDocuments } from './batch-state';
 import { loadKsefCredential } from '@/server/ksef-connection/credentials';
-import { NOT_SENT, requeueDocument } from './document-outcomes';
+import { NOT_SENT, requeueDocument, sendAgain } from './document-outcomes';
 import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { accept, goneOr, isOurOwnXml, reject, settleGone } from './poll-status';
 
@@ -46,7 +46,13 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
     if (sessionOutcome === 'failed') {
       await finish(db, batchId, code);
       for (const m of members)
-        await requeueDocument(db, m.doc, `batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`, undefined, NOT_SENT);
+        await requeueDocument(
+          db,
+          m.doc,
+          sendAgain(`batch session ${batch.referenceNumber} ended with ${code} ${session.status.description}`),
+          undefined,
+          NOT_SENT,
+        );
       return;
     }
     const invoices = await listSessionInvoices(client, token, batch.referenceNumber);
@@ -57,7 +63,7 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
       const inv =
         byHash.get(m.doc.xmlSha256 ?? '') ?? invoices.find((i) => (i as InvoiceStatus & { invoiceFileName?: string | null }).invoiceFileName === m.fileName);
       if (!inv) {
-        await requeueDocument(db, m.doc, `not in the invoice list of batch session ${batch.referenceNumber}`, undefined, NOT_SENT);
+        await requeueDocument(db, m.doc, sendAgain(`not in the invoice list of batch session ${batch.referenceNumber}`), undefined, NOT_SENT);
         continue;
       }
       const outcome = invoiceStatusOutcome(inv.status, inv.ksefNumber);
@@ -67,7 +73,7 @@ export async function pollBatchStatus(db: Db, batchId: string, poll: number): Pr
         const original = inv.status.extensions?.originalKsefNumber;
         if (original && (await isOurOwnXml(client, token, original, m.doc))) await accept(db, m.doc, original, null, { ksefInvoiceRef: inv.referenceNumber });
         else await reject(db, m.doc, 'ksef_duplicate_number', inv, { ksefInvoiceRef: inv.referenceNumber });
-      } else if (outcome.kind === 'retry') await requeueDocument(db, m.doc, outcome.message, undefined, NOT_SENT);
+      } else if (outcome.kind === 'retry') await requeueDocument(db, m.doc, sendAgain(outcome.message), undefined, NOT_SENT);
       else await reject(db, m.doc, 'ksef_rejected', inv, { ksefInvoiceRef: inv.referenceNumber });
     }
     await forEachLimited(accepted, UPO_CONCURRENCY, async ({ m, inv }) => {

@@ -15,7 +15,7 @@ import { KsefApiError } from '@/server/ksef/http';
 import { invoiceStatusOutcome, requestOutcome } from '@/server/ksef/outcomes';
 import { getInvoiceStatus, getInvoiceUpo, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from '@/server/ksef-connection/access-token';
-import { NOT_SENT, requeueDocument } from './document-outcomes';
+import { NOT_SENT, requeueDocument, sendAgain } from './document-outcomes';
 import { findOurInvoice, GONE_NOT_FOUND } from './reconcile-gone';
 import { pollDelayMs } from './backoff';
 import { loadKsefCredential } from '@/server/ksef-connection/credentials';
@@ -96,7 +96,7 @@ async function decide(db: Db, client: KsefClient, token: string, doc: DocumentRo
       return true;
     }
     case 'retry': // KSeF cancelled the invoice's processing: it is sent again, in a new session
-      await requeueDocument(db, doc, outcome.message, undefined, NOT_SENT);
+      await requeueDocument(db, doc, sendAgain(outcome.message), undefined, NOT_SENT);
       return true;
     default:
       await reject(db, doc, 'ksef_rejected', status);
@@ -114,7 +114,7 @@ export function goneOr(err: unknown): 'gone' {
 export async function settleGone(db: Db, client: KsefClient, token: string, doc: DocumentRow): Promise<void> {
   const ours = await findOurInvoice(client, token, doc);
   if (ours) return accept(db, doc, ours.ksefNumber, ours.upoXml);
-  await requeueDocument(db, doc, GONE_NOT_FOUND, undefined, NOT_SENT);
+  await requeueDocument(db, doc, sendAgain(GONE_NOT_FOUND), undefined, NOT_SENT);
 }
 
 export async function isOurOwnXml(client: KsefClient, token: string, ksefNumber: string, doc: DocumentRow): Promise<boolean> {

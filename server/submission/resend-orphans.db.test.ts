@@ -13,19 +13,39 @@ import { resendOrphans } from './resend-orphans';
 
 const t = useTestDatabase();
 
-/** The document's send job, its lane's prepare job when `lane` is given (a pending document's), its session's status job when `session` is. */
-const jobsOf = async (id: string, lane?: Scope, session?: string) =>
+/** The lane's send job and its due time in seconds from now; its prepare job; a session's status job. */
+const laneJobs = async (lane: Scope) =>
   (
-    await t.db().execute<{
-      key: string;
-    }>(sql`select key from graphile_worker.jobs where key in (${lane ? jobKey('document_prepare', lane) : ''}, ${`send:${id}`}, ${session ? `status:${session}` : ''}) order by key`)
-  ).map((r) => r.key.slice(0, r.key.indexOf(':')));
+    await t.db().execute<{ key: string; s: number }>(
+      sql`select key, round(extract(epoch from run_at - now()))::int as s from graphile_worker.jobs
+        where key in (${jobKey('ksef_send', lane)}, ${jobKey('document_prepare', lane)}) order by key`,
+    )
+  ).map((r) => `${r.key.slice(0, r.key.indexOf(':'))}@${r.s > 0 ? Math.round(r.s / 60) + 'min' : 'now'}`);
+const statusJobs = async (session: string) => (await t.db().execute(sql`select 1 from graphile_worker.jobs where key = ${`status:${session}`}`)).length;
 
-test('a document on its way to KSeF without the job that moves it gets that job back; waiting ones are left alone', async () => {
-  const { testScope, accountId } = await createTestAccount(t.db());
-  const cases = ['lost-retry', 'lost-first', 'has-job', 'fresh', 'credentials', 'sending', 'sent', 'in-batch', 'pending'] as const;
-  const id: Record<(typeof cases)[number], string> = {} as never;
-  for (const c of cases) id[c] = (await createInvoiceDocument(t.db(), testScope, parseOrderInput(paidOrder({ external_id: c })))).document.id;
+test('a lane whose send job was deleted gets it back, at its earliest due document; waiting documents and lanes with a job are left alone', async () => {
+  const lanes = {
+    lost: await createTestAccount(t.db()),
+    backoff: await createTestAccount(t.db()),
+    hasJob: await createTestAccount(t.db()),
+    fresh: await createTestAccount(t.db()),
+    credentials: await createTestAccount(t.db()),
+    batch: await createTestAccount(t.db()),
+  };
+  const doc = async (lane: keyof typeof lanes, name: string) =>
+    (await createInvoiceDocument(t.db(), lanes[lane].testScope, parseOrderInput(paidOrder({ external_id: name })))).document.id;
+  const id = {
+    lostRetry: await doc('lost', 'lost-retry'),
+    lostFirst: await doc('lost', 'lost-first'),
+    sending: await doc('lost', 'sending'),
+    sent: await doc('lost', 'sent'),
+    pending: await doc('lost', 'pending'),
+    backoff: await doc('backoff', 'backoff'),
+    hasJob: await doc('hasJob', 'has-job'),
+    fresh: await doc('fresh', 'fresh'),
+    credentials: await doc('credentials', 'credentials'),
+    inBatch: await doc('batch', 'in-batch'),
+  };
   await t.db().execute(sql`delete from graphile_worker._private_jobs`);
   const err = (code: string) => sql`jsonb_build_object('code', ${code}::text, 'type', 'ksef_error', 'message', 'x')`;
   const set = (doc: string, status: string, extra = sql``, old = true) =>
@@ -34,36 +54,39 @@ test('a document on its way to KSeF without the job that moves it gets that job 
       .execute(
         sql`update documents set status = ${status}::document_status ${extra} ${old ? sql`, updated_at = now() - interval '2 minutes'` : sql``} where id = ${doc}`,
       );
-  await set(id['lost-retry'], 'queued', sql`, last_error = ${err('ksef_unavailable')}`);
-  await set(id['lost-first'], 'queued');
-  await set(id['has-job'], 'queued');
-  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', { documentId: id['has-job'], ...testScope }, { runAt: new Date(Date.now() + 60_000) }));
+  await set(id.lostRetry, 'queued', sql`, last_error = ${err('ksef_unavailable')}, send_after = now() + interval '10 minutes'`);
+  await set(id.lostFirst, 'queued');
+  await set(id.sending, 'sending', sql`, ksef_session_ref = 'S-1'`);
+  await set(id.sent, 'sending', sql`, ksef_session_ref = 'S-1', ksef_invoice_ref = 'I-1'`);
+  await set(id.pending, 'pending');
+  // the lane's only document is in its back-off: the lane's job comes back for its end
+  await set(id.backoff, 'queued', sql`, last_error = ${err('ksef_unavailable')}, send_after = now() + interval '5 minutes'`);
+  await set(id.hasJob, 'queued');
+  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', lanes.hasJob.testScope, { runAt: new Date(Date.now() + 120_000) }));
   // just moved: its job may still be on the way in another transaction's commit
   await set(id.fresh, 'queued', sql``, false);
   // waiting for credentials has no send job on purpose: saving credentials wakes it
   await set(id.credentials, 'queued', sql`, last_error = ${err('ksef_not_connected')}`);
-  await set(id.sending, 'sending', sql`, ksef_session_ref = 'S-1'`);
-  await set(id.sent, 'sending', sql`, ksef_session_ref = 'S-1', ksef_invoice_ref = 'I-1'`);
   // held by a closed batch session: its status job decides
-  await set(id['in-batch'], 'sending', sql`, ksef_session_ref = 'B-1'`);
-  await t.db().insert(ksefBatches).values({ id: 'kss_test', accountId, mode: 'test', status: 'closed', referenceNumber: 'B-1', documentCount: 1 });
-  await t.db().insert(ksefBatchDocuments).values({ batchId: 'kss_test', documentId: id['in-batch'], fileName: 'a.xml' });
+  await set(id.inBatch, 'sending', sql`, ksef_session_ref = 'B-1'`);
+  await t
+    .db()
+    .insert(ksefBatches)
+    .values({ id: 'kss_test', accountId: lanes.batch.accountId, mode: 'test', status: 'closed', referenceNumber: 'B-1', documentCount: 1 });
+  await t.db().insert(ksefBatchDocuments).values({ batchId: 'kss_test', documentId: id.inBatch, fileName: 'a.xml' });
 
-  await t.db().execute(sql`update documents set updated_at = now() - interval '2 minutes' where id = ${id.pending}`);
-  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 3, status: 1, batchStatus: 0, unsettledBatch: 0 });
+  expect(await resendOrphans(t.db())).toEqual({ prepare: 1, send: 4, status: 1, batchStatus: 0, unsettledBatch: 0 });
   const after: Record<string, string[]> = {};
-  for (const c of cases) after[c] = await jobsOf(id[c], c === 'pending' ? testScope : undefined, c === 'sent' ? 'S-1' : undefined);
+  for (const [name, acct] of Object.entries(lanes)) after[name] = await laneJobs(acct.testScope);
   expect(after).toEqual({
-    'lost-retry': ['send'],
-    'lost-first': ['send'],
-    'has-job': ['send'],
+    lost: ['prepare@now', 'send@now'],
+    backoff: ['send@5min'],
+    hasJob: ['send@2min'],
     fresh: [],
     credentials: [],
-    sending: ['send'],
-    sent: ['status'],
-    'in-batch': [],
-    pending: ['prepare'],
+    batch: [],
   });
+  expect(await statusJobs('S-1')).toBe(1);
   expect(await resendOrphans(t.db())).toEqual({ prepare: 0, send: 0, status: 0, batchStatus: 0, unsettledBatch: 0 });
 });
 
@@ -102,7 +125,7 @@ test('a closed batch session that lost its status job gets it back; one with the
   expect(await resendOrphans(t.db())).toMatchObject({ batchStatus: 0 });
 });
 
-test('an unclosed batch session whose documents have no send job due within a minute gets one now, which settles it', async () => {
+test('an unclosed batch session whose lane has no send job due within a minute gets one now, which settles it', async () => {
   const { testScope, accountId } = await createTestAccount(t.db());
   const ids: string[] = [];
   for (const c of ['b1', 'b2'])
@@ -118,13 +141,11 @@ test('an unclosed batch session whose documents have no send job due within a mi
     .db()
     .insert(ksefBatchDocuments)
     .values(ids.map((documentId, i) => ({ batchId: 'kss_unsettled', documentId, fileName: `${i}.xml` })));
-  // the batch's one send job, put off by graphile-worker's back-off after failures in a row
-  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', { documentId: ids[0]!, ...testScope }, { runAt: new Date(Date.now() + 400_000) }));
+  // the lane's send job, put off by graphile-worker's back-off after failures in a row
+  await t.db().transaction((tx) => enqueue(tx, 'ksef_send', testScope, { runAt: new Date(Date.now() + 400_000) }));
 
   expect(await resendOrphans(t.db())).toMatchObject({ unsettledBatch: 1 });
-  const due = await t
-    .db()
-    .execute<{ key: string }>(sql`select key from graphile_worker.jobs where run_at <= now() and key in ${ids.map((id) => `send:${id}`)}`);
-  expect(due.map((r) => r.key)).toEqual([`send:${ids[0]}`]);
+  const due = await t.db().execute(sql`select 1 from graphile_worker.jobs where run_at <= now() and key = ${jobKey('ksef_send', testScope)}`);
+  expect(due.length).toBe(1);
   expect(await resendOrphans(t.db())).toMatchObject({ unsettledBatch: 0 });
 });

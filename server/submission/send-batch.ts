@@ -1,9 +1,7 @@
-import { jobKey } from '@/server/jobs/registry';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
-import { textArray } from '@/server/db/text-array';
 import { buildDocumentXml } from '@/server/documents/build-document-xml';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { documentError } from '@/server/documents/document-errors';
@@ -30,14 +28,17 @@ export const KSEF_MAX_BATCH = 10_000;
 export type BatchOutcome =
   | { kind: 'closed'; batchId: string; documentIds: string[] }
   | { kind: 'nothing' }
-  /** Not opened (KSeF down or the throttle): the documents are still queued with their own send jobs. */
-  | { kind: 'not_opened'; retryAfterSeconds?: number; throttled: boolean; message: string }
-  /** Opened but provably never processed: the documents went back to queued with new send jobs. */
+  /** Not opened (KSeF down, `outage`, or the throttle, or a refusal): the documents are queued again. */
+  | { kind: 'not_opened'; retryAfterSeconds?: number; throttled: boolean; outage: boolean; message: string }
+  /** Opened but provably never processed: the documents went back to queued, the lane's send job with them. */
   | { kind: 'abandoned'; message: string }
   /** The close may or may not have reached KSeF: reconcileBatches decides on the next send. */
   | { kind: 'unsure'; retryAfterSeconds?: number; message: string };
 
-/** Queued documents a batch may take, oldest first: not sent before, and corrections only once their original is in KSeF. */
+/**
+ * Queued documents a batch may take, oldest first: due (not in back-off), not sent before, and corrections only once
+ * their original is in KSeF.
+ */
 async function pickDocuments(db: Db, scope: Scope, max: number): Promise<DocumentRow[]> {
   return db
     .select()
@@ -46,6 +47,7 @@ async function pickDocuments(db: Db, scope: Scope, max: number): Promise<Documen
       and(
         inScope(documents, scope),
         eq(documents.status, 'queued'),
+        sql`coalesce(${documents.sendAfter}, now()) <= now()`,
         isNull(documents.ksefSessionRef),
         eq(documents.offlineMode, false), // offlineMode is per batch session: offline documents go interactively
         or(eq(documents.kind, 'invoice'), sql`exists (select 1 from documents o where o.id = ${documents.invoiceId} and o.status = 'accepted')`),
@@ -59,7 +61,7 @@ async function pickDocuments(db: Db, scope: Scope, max: number): Promise<Documen
  * FA(3) of each document, built and schema-checked (or the one saved before) with its hash: what the claim saves
  * and the package carries. Failures end that document. A document whose P_1 is before `now`'s day gets P_1 moved
  * to today, or, when it must go offline, stays out of the batch (offlineMode applies to a whole batch session):
- * its own send job sends it interactively.
+ * the lane's run sends it interactively.
  */
 async function buildXml(db: Db, docs: DocumentRow[], seller: Seller, now: Date): Promise<ClaimRequest[]> {
   const ready: ClaimRequest[] = [];
@@ -103,7 +105,7 @@ const fileNameOf = (doc: Pick<DocumentRow, 'id'>) => `${doc.id}.xml`;
  * (claimForSending: moved to sending with their XML, in a batch recorded in the same transaction) before the
  * package is built from exactly those, so a document another step claimed first is in neither; the session's
  * reference is saved before any upload, and the close with the status job, so that after a crash
- * reconcileBatches knows what KSeF may hold. `triggerId` is the document whose send job runs this.
+ * reconcileBatches knows what KSeF may hold.
  */
 export async function sendQueuedInBatch(
   db: Db,
@@ -112,13 +114,12 @@ export async function sendQueuedInBatch(
   token: string,
   seller: Seller,
   max: number,
-  triggerId: string,
   now: Date = new Date(),
 ): Promise<BatchOutcome> {
   const candidates = await buildXml(db, await pickDocuments(db, scope, Math.min(max, KSEF_MAX_BATCH)), seller, now);
   if (candidates.length === 0) return { kind: 'nothing' };
   const batchId = newId('kss');
-  const picked = await claimBatch(db, scope, batchId, candidates, triggerId);
+  const picked = await claimBatch(db, scope, batchId, candidates);
   if (picked.length === 0) return { kind: 'nothing' };
   const ids = picked.map((d) => d.id);
   const pkg = buildBatchPackage(picked.map((d) => ({ fileName: fileNameOf(d), xml: d.fa3Xml! })));
@@ -171,7 +172,7 @@ export async function sendQueuedInBatch(
     }
     if (err instanceof KsefApiError || (err instanceof KsefUnavailableError && stage === 'upload')) {
       // a part not uploaded: never closed, so KSeF never processes this session
-      await abandonBatch(db, batchId, message);
+      await abandonBatch(db, batchId, message, err instanceof KsefUnavailableError);
       return { kind: 'abandoned', message };
     }
     if (err instanceof KsefUnavailableError) return { kind: 'unsure', retryAfterSeconds: err.retryAfterSeconds, message };
@@ -181,20 +182,13 @@ export async function sendQueuedInBatch(
   return { kind: 'closed', batchId, documentIds: ids };
 }
 
-/**
- * The batch's claim (invariant 4), one transaction: the batch row, its documents' move to sending and their
- * membership, and the removal of their own send jobs, which would only find them held by the batch, each waiting
- * for the seller's sending turn. The running job is kept: it is what runs again (and reconciles) if this process
- * dies before the close.
- */
-async function claimBatch(db: Db, scope: Scope, batchId: string, candidates: ClaimRequest[], triggerId: string): Promise<DocumentRow[]> {
+/** The batch's claim (invariant 4), one transaction: the batch row, its documents' move to sending and their membership. */
+async function claimBatch(db: Db, scope: Scope, batchId: string, candidates: ClaimRequest[]): Promise<DocumentRow[]> {
   return db.transaction(async (tx) => {
     const claimed = await claimForSending(tx, candidates, null);
     if (claimed.length === 0) return [];
     await tx.insert(ksefBatches).values({ id: batchId, accountId: scope.accountId, mode: scope.mode, documentCount: claimed.length });
     await tx.insert(ksefBatchDocuments).values(claimed.map((d) => ({ batchId, documentId: d.id, fileName: fileNameOf(d) })));
-    const keys = claimed.filter((d) => d.id !== triggerId).map((d) => jobKey('ksef_send', { documentId: d.id, ...scope }));
-    if (keys.length) await tx.execute(sql`select graphile_worker.remove_job(k) from unnest(${textArray(keys)}) as k`);
     return claimed;
   });
 }
@@ -204,6 +198,7 @@ function notOpened(err: unknown): BatchOutcome {
   const outcome = requestOutcome(err);
   if (!outcome) throw err;
   const message = (err as Error).message;
-  if (outcome.kind === 'throttled') return { kind: 'not_opened', retryAfterSeconds: outcome.retryAfterSeconds, throttled: true, message };
-  return { kind: 'not_opened', retryAfterSeconds: outcome.kind === 'retry' ? outcome.retryAfterSeconds : undefined, throttled: false, message };
+  if (outcome.kind === 'throttled') return { kind: 'not_opened', retryAfterSeconds: outcome.retryAfterSeconds, throttled: true, outage: false, message };
+  const retry = outcome.kind === 'retry' ? outcome : undefined;
+  return { kind: 'not_opened', retryAfterSeconds: retry?.retryAfterSeconds, throttled: false, outage: retry?.cause === 'unavailable', message };
 }

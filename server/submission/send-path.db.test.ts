@@ -3,7 +3,9 @@ import { expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { useKsefEmulator } from '@/test/pipeline';
 import { queuedDocuments } from '@/test/queued-documents';
-import { sendDocument } from './send-document';
+import type { Scope } from '@/server/db/scope';
+import { jobKey } from '@/server/jobs/registry';
+import { sendLane } from './send-lane';
 
 /**
  * A document waits only while both budgets are spent, and then until the earliest window that frees in either
@@ -20,27 +22,35 @@ const used = (limiter: string, n: number, seconds: number) =>
     insert into ksef_request_log (limiter, at)
     select ${limiter}, clock_timestamp() - make_interval(secs => ${seconds}::float8 * i / ${n}) from generate_series(1, ${n}) as i`);
 
-const sendJobDueInSeconds = async (id: string) =>
-  (await t.db().execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${`send:${id}`}`))[0]?.s;
+const sendJobDueInSeconds = async (lane: Scope) =>
+  (
+    await t
+      .db()
+      .execute<{ s: number }>(sql`select extract(epoch from run_at - now())::int as s from graphile_worker.jobs where key = ${jobKey('ksef_send', lane)}`)
+  )[0]?.s;
 
-test('batch minute full and interactive hour spent: the document waits for the batch minute, not the hour', async () => {
-  const { nip, ids } = await queuedDocuments(t.db(), ksef, 12);
+test('batch minute full and interactive hour spent: the lane waits for the batch minute, not the hour, and no document is touched', async () => {
+  const { nip, scope, ids } = await queuedDocuments(t.db(), ksef, 12);
   await used(`test|${nip}|batchSession`, 20, 50);
   await used(`test|${nip}|invoiceSend`, 180, 3000);
-  await sendDocument(t.db(), ids[0]!);
-  const [doc] = await t.db().execute<{ status: string }>(sql`select status from documents where id = ${ids[0]!}`);
-  expect(doc!.status).toBe('queued');
-  const due = await sendJobDueInSeconds(ids[0]!);
+  const before = await t.db().execute(sql`select id, updated_at from documents where id in ${ids} order by id`);
+  // the job this run is: fetched, it is no longer a waiting job of the lane
+  await t.db().execute(sql`select graphile_worker.remove_job(${jobKey('ksef_send', scope)})`);
+  await sendLane(t.db(), scope);
+  const docs = await t.db().execute<{ status: string; send_after: Date | null }>(sql`select status, send_after from documents where id in ${ids}`);
+  expect(docs.every((d) => d.status === 'queued' && d.send_after === null)).toBe(true);
+  expect(await t.db().execute(sql`select id, updated_at from documents where id in ${ids} order by id`)).toEqual(before);
+  const due = await sendJobDueInSeconds(scope);
   expect(due).toBeGreaterThan(0);
   expect(due).toBeLessThanOrEqual(62);
 });
 
 test('a deep queue with the batch budget blocked by a Retry-After: the interactive path sends now instead of waiting', async () => {
-  const { nip, ids } = await queuedDocuments(t.db(), ksef, 12);
+  const { nip, scope, ids } = await queuedDocuments(t.db(), ksef, 12);
   await t.db().execute(sql`
     insert into ksef_throttle_blocks (limiter, blocked_until, rate_limited_count, last_rate_limited_at)
     values (${`test|${nip}|batchSession`}, clock_timestamp() + interval '10 minutes', 1, clock_timestamp())`);
-  await sendDocument(t.db(), ids[0]!);
+  await sendLane(t.db(), scope);
   const [doc] = await t.db().execute<{ status: string; ref: string | null }>(sql`select status, ksef_invoice_ref as ref from documents where id = ${ids[0]!}`);
   expect(doc).toMatchObject({ status: 'sending' });
   expect(doc!.ref).toBeTruthy();

@@ -2,21 +2,21 @@ import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { underWorkerLock } from '@/server/jobs/worker-locks';
 import { useTestDatabase } from '@/test/db';
-import { busyRetryMs, sendInTurn } from './sending-turn';
+import { sendInTurn, TURN_TAKEN_RETRY_MS } from './sending-turn';
 
 const t = useTestDatabase();
 
-const job = { documentId: 'inv_turn', accountId: 'acct_turn', mode: 'test' as const, busy: 0 };
-const readJob = async () => {
+const lane = { accountId: 'acct_turn', mode: 'test' as const };
+const readJob = async (key = 'send:acct_turn:test') => {
   const [row] = await t
     .db()
-    .execute<{ busy: number; run_at_ms: number; flags: Record<string, boolean> }>(
-      sql`select (payload->>'busy')::int as busy, (extract(epoch from run_at) * 1000)::float8 as run_at_ms, flags from graphile_worker._private_jobs where key = 'send:inv_turn'`,
+    .execute<{ run_at_ms: number; flags: Record<string, boolean> }>(
+      sql`select (extract(epoch from run_at) * 1000)::float8 as run_at_ms, flags from graphile_worker._private_jobs where key = ${key}`,
     );
   return row && { ...row };
 };
 
-test("a send job that finds its seller's turn taken runs again later, backing off; another seller's is not held up; in its turn it sends", async () => {
+test("a lane run that finds its lane's other run still sending runs again shortly; another lane is not held up; in its turn it runs", async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let started!: () => void;
@@ -26,21 +26,20 @@ test("a send job that finds its seller's turn taken runs again later, backing of
     await gate;
   });
   await running;
-  const now = Date.parse('2026-11-24T10:00:00.000Z');
-  await sendInTurn(t.db(), job, 'worker-me', now);
-  // still flagged with its seller's key, so fetches skip it while the turn is taken
-  expect(await readJob()).toEqual({ busy: 1, run_at_ms: now + 250, flags: { 'ksef_send:acct_turn:test': true } });
-  await sendInTurn(t.db(), { ...job, busy: 3 }, 'worker-me', now);
-  expect(await readJob()).toMatchObject({ busy: 4, run_at_ms: now + 2_000 });
-  expect(busyRetryMs(10)).toBe(8_000);
+  const now = Date.now() + 60_000;
+  await sendInTurn(t.db(), lane, 'worker-me', now);
+  // one row, flagged with its lane's key, so fetches skip it while the turn is taken
+  expect(await readJob()).toEqual({ run_at_ms: now + TURN_TAKEN_RETRY_MS, flags: { 'ksef_send:acct_turn:test': true } });
+  await sendInTurn(t.db(), lane, 'worker-me', now);
+  expect((await t.db().execute(sql`select 1 from graphile_worker._private_jobs`)).length).toBe(1);
 
-  // the step itself runs for another seller, and for this one once the turn is free: the document does not
-  // exist, so the step ends without a job
-  await t.db().execute(sql`select graphile_worker.remove_job('send:inv_turn')`);
-  await sendInTurn(t.db(), { ...job, accountId: 'acct_free' }, 'worker-me', now);
-  expect(await readJob()).toBeUndefined();
+  // the step itself runs for another lane, and for this one once the turn is free: the lane has no documents, so
+  // the run ends without a job
+  await t.db().execute(sql`select graphile_worker.remove_job('send:acct_turn:test')`);
+  await sendInTurn(t.db(), { ...lane, accountId: 'acct_free' }, 'worker-me', now);
+  expect(await readJob('send:acct_free:test')).toBeUndefined();
   release();
   await step;
-  await sendInTurn(t.db(), job, 'worker-me', now);
+  await sendInTurn(t.db(), lane, 'worker-me', now);
   expect(await readJob()).toBeUndefined();
 });

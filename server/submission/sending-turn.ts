@@ -1,23 +1,23 @@
 import type { Db } from '@/server/db/client';
-import { enqueue } from '@/server/jobs/enqueue';
 import { jobLock, type JobPayload } from '@/server/jobs/registry';
 import { underWorkerLock } from '@/server/jobs/worker-locks';
-import { sendDocument } from './send-document';
+import { enqueueSend } from './document-outcomes';
+import { sendLane } from './send-lane';
 
-/** How long a send job waits after finding its seller's turn taken for the `busy`-th time: 0.25 s doubling to 8 s. */
-export const busyRetryMs = (busy: number): number => Math.min(8_000, 250 * 2 ** busy);
+/** How soon a lane run that found its lane's other run still sending looks again. */
+export const TURN_TAKEN_RETRY_MS = 1_000;
 
 /**
- * ksef_send: the document's send step in its seller's turn. A seller's send steps run one at a time across every
- * worker process (DESIGN: per-seller KSeF work is serialised): one online session opened at a time, no step
- * building a batch only to find its documents claimed by another. The turn makes this efficient, not correct:
- * a document is uploaded only by the step that claimed it (claim.ts, invariant 4). The turn is a worker lock (server/jobs/worker-locks.ts) held under
- * the job's worker id for the whole step, which spans several transactions and KSeF calls. A job that finds
- * another step of its seller running (a batch upload can take seconds) runs again shortly, backing off while the
- * turn stays taken. graphile-worker named queues, one per seller, did this before; a fetch locks every queue row
- * ever made, so its cost grew with the number of sellers (README, capacity).
+ * ksef_send in its lane's turn. One job key per lane (registry `lane`) leaves one waiting row, but a run enqueued
+ * while another runs (a new document, a requeue) is a second row that could run beside the first: both would
+ * reconcile and build the same batch, or open two online sessions, to find the documents claimed by the other.
+ * The turn, a worker lock held under the job's worker id (server/jobs/worker-locks.ts), keeps them apart; its key
+ * is the job's graphile-worker flag, so fetches skip the second run while the first holds it. It makes the lane
+ * efficient, not correct: a document is uploaded only by the step that claimed it (claim.ts, invariant 4). A run
+ * fetched before its process saw the lock taken runs again shortly: the first run's own end may have read the
+ * lane before the new document committed.
  */
 export async function sendInTurn(db: Db, job: JobPayload<'ksef_send'>, holder: string, now = Date.now()): Promise<void> {
-  const turn = await underWorkerLock(db, jobLock('ksef_send', job)!, holder, () => sendDocument(db, job.documentId));
-  if (!turn.ran) await enqueue(db, 'ksef_send', { ...job, busy: job.busy + 1 }, { runAt: new Date(now + busyRetryMs(job.busy)) });
+  const turn = await underWorkerLock(db, jobLock('ksef_send', job)!, holder, () => sendLane(db, job));
+  if (!turn.ran) await enqueueSend(db, job, new Date(now + TURN_TAKEN_RETRY_MS));
 }

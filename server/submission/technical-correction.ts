@@ -32,6 +32,7 @@ export async function correctTechnically(db: Db, scope: Scope, documentId: strin
         ksefSessionRef: null,
         ksefInvoiceRef: null,
         lastError: null,
+        sendAfter: null,
       });
       await enqueueSend(tx, queued);
     }

@@ -93,6 +93,11 @@ export const documents = pgTable(
     pdfAttempts: integer().notNull().default(0),
     pdfRetryAt: timestamp({ withTimezone: true }),
     attempts: integer().notNull().default(0),
+    /**
+     * Not sent before this time (null: due now): the back-off after KSeF did not answer, a Retry-After, an outage's
+     * end, another step's claim still in its upload. The lane's send job runs at the earliest of its lane's.
+     */
+    sendAfter: timestamp({ withTimezone: true }),
     /** Warnings recorded while preparing and sending (also on the timeline). */
     warnings: jsonb()
       .$type<DocumentWarning[]>()

@@ -1,0 +1,1 @@
+ALTER TABLE "documents" ADD COLUMN "send_after" timestamp with time zone;
