@@ -57,3 +57,30 @@ test('a job locked for over 30 s under a live id with nothing running here is a 
   await t.db().execute(sql`update graphile_worker._private_jobs set locked_at = now() where id = ${job!.id}::bigint`);
   expect(await findLeakedLock(t.db(), ['worker-live'], [])).toBeUndefined();
 });
+
+test('many transactions enqueueing one lane key at once leave one waiting job and no dead row', async () => {
+  const lane = { accountId: 'acct_crowd', mode: 'test' as const };
+  const key = 'pdf:acct_crowd:test';
+  for (let round = 0; round < 20; round++) {
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.db().transaction(async (tx) => {
+          await enqueue(tx, 'pdf_render', lane, i % 2 ? { runAt: new Date(Date.now() + 1_000) } : {});
+          // commits spread over the others' statements, as steps of one seller end at any moment
+          await tx.execute(sql`select pg_sleep(${(i % 4) / 1000})`);
+        }),
+      ),
+    );
+    // a run fetched the job meanwhile: the next round's enqueues meet a locked row too
+    if (round % 5 === 4)
+      await t.db().execute(sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'w', attempts = 1 where key = ${key}`);
+    if (round % 5 === 0) await t.db().execute(sql`delete from graphile_worker._private_jobs where key is null and locked_by = 'w'`);
+  }
+  const dead = await t
+    .db()
+    .execute<{ n: number }>(
+      sql`select count(*)::int as n from graphile_worker._private_jobs where key is null and locked_at is null and attempts >= max_attempts`,
+    );
+  expect(dead[0]!.n).toBe(0);
+  expect(await rows(key)).toHaveLength(1);
+});

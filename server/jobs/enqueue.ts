@@ -18,6 +18,9 @@ export type JobOptions = { runAt?: Date; priority?: number };
  * A lane job (registry `lane`) is not added when a job of its key waits, never fetched yet (attempts 0: not a
  * runner's own row released under it), due no later: that job does the same work, and a burst of one seller adds
  * one row per lane run instead of one per document.
+ *
+ * The SQL function enqueue_job (migration 0023) does this in one call, holding a lock on the key until the
+ * transaction ends: two steps of a lane enqueueing its job at once would otherwise leave a dead row (see there).
  */
 export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: JobInput<T>, o: JobOptions = {}): Promise<void> {
   const payload = parsePayload(task, input);
@@ -25,18 +28,8 @@ export async function enqueue<T extends TaskName>(tx: DbOrTx, task: T, input: Jo
   const key = jobKey(task, input);
   const lock = jobLock(task, input);
   const runAt = o.runAt?.toISOString() ?? null;
-  const waiting = isLaneJob(task)
-    ? sql`where not exists (select 1 from graphile_worker.jobs where key = ${key}::text and locked_at is null and attempts = 0
-        and run_at <= coalesce(${runAt}::timestamptz, now()))`
-    : sql``;
-  await tx.execute(sql`with removed as (select graphile_worker.remove_job(${key}::text) ${waiting})
-  select graphile_worker.add_job(
-    ${task}::text,
-    ${JSON.stringify(payload)}::json,
-    run_at := ${runAt}::timestamptz,
-    max_attempts := ${def.maxAttempts ?? 25}::int,
-    job_key := ${key}::text,
-    priority := ${o.priority ?? 0}::int,
-    flags := ${lock ? textArray([lock]) : null}::text[]
-  ) from removed`);
+  await tx.execute(sql`select enqueue_job(
+    ${task}::text, ${JSON.stringify(payload)}::json, ${runAt}::timestamptz, ${def.maxAttempts ?? 25}::int, ${key}::text,
+    ${o.priority ?? 0}::int, ${lock ? textArray([lock]) : null}::text[], ${isLaneJob(task)}::boolean
+  )`);
 }
