@@ -3,16 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
+import { readFile } from '../read-file';
 import type { KsefActions } from './use-ksef-actions';
-
-const readFile = (file: File, as: 'text' | 'base64') =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onerror = () => reject(reader.error);
-    reader.onload = () => resolve(as === 'text' ? String(reader.result) : String(reader.result).replace(/^data:[^,]*,/, ''));
-    if (as === 'text') reader.readAsText(file);
-    else reader.readAsDataURL(file);
-  });
 
 /** Saves a KSeF certificate: a PKCS#12 file with its password, or PEM certificate and key files. */
 export function CertificateForm({ actions: { saveCert, busy } }: { actions: KsefActions }) {
