@@ -7,3 +7,11 @@ export const readFile = (file: File, as: 'text' | 'base64') =>
     if (as === 'text') reader.readAsText(file);
     else reader.readAsDataURL(file);
   });
+
+/** A PEM certificate and its key picked as two files, with the key's password where one was typed. */
+export const readPemPair = async (cert: File, key: File, password: string) => ({
+  format: 'pem' as const,
+  certificatePem: await readFile(cert, 'text'),
+  privateKeyPem: await readFile(key, 'text'),
+  keyPassword: password || undefined,
+});

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
-import { readFile } from '../read-file';
+import { readFile, readPemPair } from '../read-file';
 import type { KsefActions } from './use-ksef-actions';
 
 /** Saves a KSeF certificate: a PKCS#12 file with its password, or PEM certificate and key files. */
@@ -24,12 +24,7 @@ export function CertificateForm({ actions: { saveCert, busy } }: { actions: Ksef
       saveCert.mutate({ format: 'p12', p12Base64: await readFile(files.p12, 'base64'), password });
     } else {
       if (!files.cert || !files.key) return setCertError(t.common.required);
-      saveCert.mutate({
-        format: 'pem',
-        certificatePem: await readFile(files.cert, 'text'),
-        privateKeyPem: await readFile(files.key, 'text'),
-        keyPassword: password || undefined,
-      });
+      saveCert.mutate(await readPemPair(files.cert, files.key, password));
     }
   };
   return (

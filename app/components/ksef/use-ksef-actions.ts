@@ -1,7 +1,8 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { RouterOutputs } from '../trpc';
 import { useTRPC } from '../trpc';
+import { useRefresh } from '../use-refresh';
 
 /** What ksef.status answers; undefined while it loads. */
 export type KsefStatus = RouterOutputs['ksef']['status'] | undefined;
@@ -12,9 +13,7 @@ export type KsefStatus = RouterOutputs['ksef']['status'] | undefined;
  */
 export function useKsefActions() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.ksef.pathKey() });
-  const onDone = { onSettled: refresh };
+  const onDone = { onSettled: useRefresh(trpc.ksef.pathKey()) };
   const saveToken = useMutation(trpc.ksef.saveToken.mutationOptions(onDone));
   const saveCert = useMutation(trpc.ksef.saveCertificate.mutationOptions(onDone));
   const test = useMutation(trpc.ksef.testConnection.mutationOptions(onDone));

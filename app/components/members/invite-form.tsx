@@ -1,11 +1,12 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { MemberRole } from '@/server/accounts/permissions';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
 import { useTRPC } from '../trpc';
+import { useRefresh } from '../use-refresh';
 import { RoleSelect } from './role-select';
 
 /** Invites a member by e-mail address with a role. */
@@ -13,10 +14,8 @@ export function InviteForm() {
   const { t } = useI18n();
   const m = t.members;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const invite = useMutation(
-    trpc.members.invite.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.members.pathKey() }) }),
-  );
+  const refresh = useRefresh(trpc.members.pathKey());
+  const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: () => void refresh() }));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('accountant');
   const inviteError = readError(invite.error, t);

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
-import { readFile } from '../read-file';
+import { readPemPair } from '../read-file';
 import { useTRPC } from '../trpc';
 import { useRefreshOffline } from './types';
 
@@ -21,12 +21,7 @@ export function UploadCertificateForm() {
   const submitUpload = async (e: FormEvent) => {
     e.preventDefault();
     if (!files.cert || !files.key) return;
-    upload.mutate({
-      format: 'pem',
-      certificatePem: await readFile(files.cert, 'text'),
-      privateKeyPem: await readFile(files.key, 'text'),
-      keyPassword: password || undefined,
-    });
+    upload.mutate(await readPemPair(files.cert, files.key, password));
   };
   return (
     <form className="card form" aria-labelledby="offline-upload-h" noValidate onSubmit={(e) => void submitUpload(e)}>

@@ -1,18 +1,18 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
 import { useTRPC } from '../trpc';
+import { useRefresh } from '../use-refresh';
 
 /** The form that connects a WooCommerce store: its address, REST keys, and from when orders are invoiced. */
 export function ConnectStoreForm() {
   const { t } = useI18n();
   const s = t.store;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const connect = useMutation(trpc.stores.connect.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.stores.pathKey() }) }));
+  const connect = useMutation(trpc.stores.connect.mutationOptions({ onSuccess: useRefresh(trpc.stores.pathKey()) }));
   const [form, setForm] = useState({ url: '', consumerKey: '', consumerSecret: '', start: 'now' as 'now' | 'since', since: '' });
   const failure = readError(connect.error, t);
   const fieldError = (param: string) => (failure && failure.param === param ? failure.message : null);

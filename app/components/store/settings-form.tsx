@@ -1,10 +1,11 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
 import { useTRPC } from '../trpc';
+import { useRefresh } from '../use-refresh';
 
 type SettingsProps = {
   store: { id: string; invoiceStatuses: string[]; nipMetaKeys: string[] | null; paymentMethods: Record<string, string>; customerNote: boolean };
@@ -21,8 +22,7 @@ export function StoreSettings({ store }: SettingsProps) {
   const { t } = useI18n();
   const s = t.store;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const save = useMutation(trpc.stores.settings.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.stores.pathKey() }) }));
+  const save = useMutation(trpc.stores.settings.mutationOptions({ onSuccess: useRefresh(trpc.stores.pathKey()) }));
   const [form, setForm] = useState({
     invoiceStatuses: store.invoiceStatuses.join(', '),
     nipMetaKeys: (store.nipMetaKeys ?? []).join(', '),

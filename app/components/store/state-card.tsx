@@ -1,10 +1,11 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { plural } from '@/app/i18n/plural';
 import { readError } from '../error-text';
 import { formatDateTime } from '../format';
 import { useI18n } from '../i18n';
 import { useTRPC } from '../trpc';
+import { useRefresh } from '../use-refresh';
 import type { StoreStatus } from './types';
 
 /** The connected store's state: since when, last event and sync, counts; sync now and disconnect. */
@@ -12,8 +13,7 @@ export function StoreStateCard({ store: data }: { store: StoreStatus }) {
   const { t, locale } = useI18n();
   const s = t.store;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.stores.pathKey() });
+  const refresh = useRefresh(trpc.stores.pathKey());
   const disconnect = useMutation(trpc.stores.disconnect.mutationOptions({ onSettled: refresh }));
   const sync = useMutation(trpc.stores.sync.mutationOptions({ onSettled: refresh }));
   const result = data.lastSyncResult;

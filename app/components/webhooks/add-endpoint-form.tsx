@@ -1,19 +1,20 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { EVENT_TYPES } from '@/server/events/event-types';
 import { readError } from '../error-text';
 import { Field } from '../field';
 import { useI18n } from '../i18n';
 import { useTRPC } from '../trpc';
+import { useRefresh } from '../use-refresh';
 
 type EventChoice = (typeof EVENT_TYPES)[number] | '*';
 
 /** Creating an endpoint; the page holds it, since the new endpoint's secret is shown once, above the list. */
 export function useCreateEndpoint() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }));
+  const refresh = useRefresh(trpc.webhooks.pathKey());
+  return useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: () => void refresh() }));
 }
 
 type Create = ReturnType<typeof useCreateEndpoint>;

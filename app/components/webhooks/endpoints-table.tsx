@@ -1,19 +1,18 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { formatDateTime } from '../format';
 import { useI18n } from '../i18n';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import { useRefresh } from '../use-refresh';
 
 /** The account's webhook endpoints, each with its delivery log and a delete button. */
 export function EndpointsTable({ data }: { data: RouterOutputs['webhooks']['list'] | undefined }) {
   const { t, locale } = useI18n();
   const w = t.webhooks;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const remove = useMutation(
-    trpc.webhooks.delete.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }),
-  );
+  const refresh = useRefresh(trpc.webhooks.pathKey());
+  const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: () => void refresh() }));
   return (
     <div className="table-wrap card">
       <table aria-label={w.title}>
