@@ -32,7 +32,7 @@ const ZConfig = z.object({
   /** An idle worker's look for due jobs (ms); WORKER_WAKE_ON_NEW_JOBS=0 makes it the only way it finds new ones. */
   WORKER_POLL_MS: z.coerce.number().int().positive().default(1_000),
   WORKER_WAKE_ON_NEW_JOBS: z.enum(['0', '1']).default('1'),
-  /** 1: graphile-worker's connections plan without sequential scans or JIT (`options`; server/jobs/worker-runtime.ts). */
+  /** 1: graphile-worker's connections plan without sequential scans or JIT (`options`; server/jobs/graphile-connection.ts). */
   WORKER_PLANNER_OPTIONS: z.enum(['0', '1']).default('1'),
   WORKER_HEARTBEAT_MS: z.coerce.number().int().positive().default(3_000),
   WORKER_DEAD_AFTER_SECONDS: z.coerce.number().positive().default(15),

@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { readError } from './error-text';
 import { formatMoney, toDecimal } from './format';
 import { useI18n } from './i18n';
+import { ReturnLines } from './correction/return-lines';
 import { useTRPC } from './trpc';
 
 const newRefundId = () => `refund-${Date.now().toString(36)}`;
@@ -57,51 +58,7 @@ export function CorrectionForm({ invoiceId }: { invoiceId: string }) {
         <label htmlFor={`${ids}-reason`}>{d.reason}</label>
         <input id={`${ids}-reason`} value={reason} onChange={(e) => setReason(e.target.value)} />
       </div>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{d.lineName}</th>
-              <th scope="col" className="num">
-                {d.unitPrice}
-              </th>
-              <th scope="col" className="num">
-                {d.vat}
-              </th>
-              <th scope="col">{d.returnQty}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.lines.map((l, i) => (
-              <tr key={i}>
-                <td>{l.name}</td>
-                <td className="num">{formatMoney(l.unitPriceGrosze, data.currency, locale)}</td>
-                <td className="num">{l.vatRate}%</td>
-                <td>
-                  <label className="sr-only" htmlFor={`${ids}-q${i}`}>
-                    {d.returnQty}: {l.name}
-                  </label>
-                  <input
-                    id={`${ids}-q${i}`}
-                    className="qty"
-                    type="number"
-                    min={0}
-                    max={l.quantity}
-                    step={1}
-                    inputMode="numeric"
-                    value={quantities[i] ?? '0'}
-                    disabled={l.quantity === 0}
-                    onChange={(e) => setQuantities((q) => ({ ...q, [i]: e.target.value }))}
-                  />{' '}
-                  <span className="muted">
-                    {d.max} {l.quantity}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ReturnLines ids={ids} data={data} quantities={quantities} setQuantities={setQuantities} />
       {data.shippingGrosze > 0 ? (
         <label className="check-label">
           <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} /> {d.refundShipping} (

@@ -2,7 +2,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { DeliveryLogEntry } from '@/server/webhooks/list-deliveries';
-import { deliveryErrorText, readError } from './error-text';
+import { DeliveryDetails } from './deliveries/delivery-details';
+import { readError } from './error-text';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { useMay } from './role';
@@ -49,42 +50,7 @@ export function DeliveriesTable({ deliveries, showEndpoint = false }: { deliveri
               <tr key={d.id} data-delivered={d.delivered}>
                 <td>{formatDateTime(d.at, locale)}</td>
                 <td>
-                  <details>
-                    <summary>
-                      <code>{d.eventType}</code>
-                      {d.test ? <span className="badge"> {w.test}</span> : null}
-                    </summary>
-                    <dl className="facts small">
-                      <dt>{w.request}</dt>
-                      <dd>
-                        POST {d.url} · KSeF-Event-Id {d.eventId}
-                      </dd>
-                      <dt>{w.response}</dt>
-                      <dd>
-                        {d.statusCode ?? '—'} · {d.durationMs ?? '—'} ms
-                      </dd>
-                      {d.error ? (
-                        <>
-                          <dt>{t.common.error}</dt>
-                          <dd className="field-error">{deliveryErrorText(d.error, t)}</dd>
-                        </>
-                      ) : null}
-                      {d.responseBody ? (
-                        <>
-                          <dt>{w.response}</dt>
-                          <dd>
-                            <pre>{d.responseBody}</pre>
-                          </dd>
-                        </>
-                      ) : null}
-                      {d.nextAttemptAt ? (
-                        <>
-                          <dt>{w.cols.next}</dt>
-                          <dd>{formatDateTime(d.nextAttemptAt, locale)}</dd>
-                        </>
-                      ) : null}
-                    </dl>
-                  </details>
+                  <DeliveryDetails delivery={d} />
                 </td>
                 {showEndpoint ? <td className="mono">{d.url}</td> : null}
                 <td className="num">{d.attempt}</td>

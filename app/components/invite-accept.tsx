@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { writePreference } from './cookies';
 import { readError } from './error-text';
 import { Field } from './field';
+import { InviteFacts } from './invite/invite-facts';
 import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
 
@@ -51,16 +52,7 @@ export function InviteAccept({ token, signedIn }: { token: string; signedIn: boo
     <section className="card form auth-card" aria-labelledby="invite-h">
       <p className="brand">{t.brand}</p>
       <h1 id="invite-h">{v.title}</h1>
-      {preview.data ? (
-        <dl className="facts">
-          <dt>{v.account}</dt>
-          <dd>{preview.data.accountEmail ?? '—'}</dd>
-          <dt>{v.role}</dt>
-          <dd>{t.roles[preview.data.role]}</dd>
-          <dt>{a.email}</dt>
-          <dd>{email}</dd>
-        </dl>
-      ) : null}
+      {preview.data ? <InviteFacts preview={preview.data} /> : null}
       {failure ? (
         <p className="field-error" role="alert">
           {failure.message}

@@ -1,15 +1,11 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { isValidNip, normalizeNip } from '@/server/orders/nip';
-import { readError } from './error-text';
+import { useQuery } from '@tanstack/react-query';
 import { Field } from './field';
 import { useI18n } from './i18n';
+import { useSellerForm, type SellerFormValues } from './seller/use-seller-form';
 import { useTRPC } from './trpc';
 
-type Form = { nip: string; name: string; address1: string; address2: string; cashAccounting: boolean };
-
-type Loaded = Form & { configured: boolean };
+type Loaded = SellerFormValues & { configured: boolean };
 
 /** The form mounts once the stored values are in, so typing never races a late answer. */
 export function SellerForm() {
@@ -28,39 +24,7 @@ export function SellerForm() {
 function SellerFields({ initial }: { initial: Loaded }) {
   const { t } = useI18n();
   const s = t.seller;
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState<Form>({
-    nip: initial.nip,
-    name: initial.name,
-    address1: initial.address1,
-    address2: initial.address2,
-    cashAccounting: initial.cashAccounting,
-  });
-  const [touched, setTouched] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const save = useMutation(
-    trpc.account.updateSeller.mutationOptions({
-      onSuccess: () => {
-        setSaved(true);
-        void queryClient.invalidateQueries({ queryKey: trpc.account.pathKey() });
-      },
-    }),
-  );
-  const nipDigits = normalizeNip(form.nip);
-  const nipValid = isValidNip(nipDigits);
-  const nipError = form.nip && (nipDigits.length >= 10 || touched) && !nipValid ? s.nipInvalid : null;
-  const serverError = readError(save.error, t);
-  const errorFor = (f: 'nip' | 'name' | 'address1') => (touched && !form[f].trim() ? t.common.required : serverError?.param === f ? serverError.message : null);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    setSaved(false);
-    if (!nipValid || !form.name.trim() || !form.address1.trim()) return;
-    save.mutate(form);
-  };
-  const set = (f: 'nip' | 'name' | 'address1' | 'address2') => (e: { target: { value: string } }) => setForm((prev) => ({ ...prev, [f]: e.target.value }));
-  const configured = saved ? save.data?.configured : initial.configured;
+  const { form, setForm, save, saved, nipValid, nipError, serverError, errorFor, submit, set, configured } = useSellerForm(initial);
   return (
     <>
       <p role="status" className={configured ? 'ok' : 'warn'} data-testid="seller-state">

@@ -2,26 +2,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import Link from 'next/link';
-import { usePathname, useRouter } from 'next/navigation';
+import { useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { may, type MemberRole } from '@/server/accounts/permissions';
+import type { MemberRole } from '@/server/accounts/permissions';
 import { writePreference } from './cookies';
 import { useI18n } from './i18n';
 import { LanguageSwitch } from './language-switch';
-
-/** Each page with the permission it needs (server/accounts/permissions.ts); a link the role lacks is not shown. */
-const LINKS = [
-  ['/dashboard', 'overview', 'read'],
-  ['/dashboard/invoices', 'invoices', 'read'],
-  ['/dashboard/seller', 'seller', 'manage'],
-  ['/dashboard/ksef', 'ksef', 'manage'],
-  ['/dashboard/store', 'store', 'manage'],
-  ['/dashboard/webhooks', 'webhooks', 'manage'],
-  ['/dashboard/api-keys', 'apiKeys', 'manage'],
-  ['/dashboard/events', 'events', 'read'],
-  ['/dashboard/members', 'members', 'manage'],
-  ['/dashboard/exports', 'exports', 'read'],
-] as const;
+import { AccountSwitch } from './shell/account-switch';
+import { NavLinks } from './shell/nav-links';
 
 /** Header with the navigation, the test/live switch, the language switch and sign-out; the page goes below. */
 export function Shell({
@@ -43,7 +31,6 @@ export function Shell({
   children: ReactNode;
 }) {
   const { t, locale } = useI18n();
-  const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
   const setCookie = (name: 'kr_mode' | 'kr_account', value: string) => {
@@ -51,7 +38,6 @@ export function Shell({
     queryClient.clear(); // every cached answer belongs to the previous mode or account
     router.refresh();
   };
-  const active = (href: string) => (href === '/dashboard' ? pathname === href : pathname.startsWith(href));
   return (
     <div className={`shell mode-${mode}`} lang={locale}>
       <a className="skip" href="#content">
@@ -70,18 +56,7 @@ export function Shell({
             </button>
           ))}
         </fieldset>
-        {accounts.length > 1 ? (
-          <label className="lang">
-            <span className="sr-only">{t.accountSwitch}</span>
-            <select value={accountId} onChange={(e) => setCookie('kr_account', e.target.value)} aria-label={t.accountSwitch}>
-              {accounts.map((a) => (
-                <option key={a.accountId} value={a.accountId}>
-                  {a.email ?? a.accountId} · {t.roles[a.role]}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        <AccountSwitch accounts={accounts} accountId={accountId} onSwitch={(id) => setCookie('kr_account', id)} />
         <LanguageSwitch />
         <span className="who" title={email}>
           {email}
@@ -95,17 +70,7 @@ export function Shell({
           {t.mode.label}: {t.mode.test}
         </div>
       ) : null}
-      <nav aria-label={t.nav.main} className="nav">
-        <ul>
-          {LINKS.filter(([, , needs]) => may(role, needs)).map(([href, key]) => (
-            <li key={href}>
-              <Link href={href} aria-current={active(href) ? 'page' : undefined}>
-                {t.nav[key]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <NavLinks role={role} />
       <main id="content" className="content">
         {children}
       </main>

@@ -2,12 +2,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { signIn } from 'next-auth/react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { readError } from './error-text';
 import { Field } from './field';
 import { useI18n } from './i18n';
-import { SecretOnce } from './secret-once';
+import { TestKeyCard } from './sign-up/test-key-card';
 import { useTRPC } from './trpc';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -17,7 +16,6 @@ export function SignUpForm() {
   const { t } = useI18n();
   const a = t.auth;
   const trpc = useTRPC();
-  const router = useRouter();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
@@ -40,25 +38,7 @@ export function SignUpForm() {
       },
     );
   };
-  if (testKey) {
-    return (
-      <section className="card auth-card" aria-labelledby="created-h">
-        <p className="brand">{t.brand}</p>
-        <h1 id="created-h">{a.createdTitle}</h1>
-        <SecretOnce title={a.testKeyIntro} value={testKey} />
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            router.push('/dashboard');
-            router.refresh();
-          }}
-        >
-          {a.continue}
-        </button>
-      </section>
-    );
-  }
+  if (testKey) return <TestKeyCard testKey={testKey} />;
   return (
     <form className="card form auth-card" onSubmit={submit} noValidate aria-labelledby="signup-h">
       <p className="brand">{t.brand}</p>

@@ -131,79 +131,84 @@ function withWarnings(reply: Reply, faults: FaultRule[], forced: string | string
   return { ...reply, headers: { ...reply.headers, 'x-system-warning': warnings.join(' | ') } };
 }
 
+/** The client's address: the first of X-Forwarded-For, else the socket's, without an IPv4-mapped prefix. */
+const clientIp = (req: IncomingMessage): string =>
+  (
+    String(req.headers['x-forwarded-for'] ?? '')
+      .split(',')[0]
+      ?.trim() ||
+    req.socket.remoteAddress ||
+    ''
+  ).replace(/^::ffff:/, '');
+
+/** One request: routed, counted, faults drawn and applied, rate-limited, then answered by its route (with warnings). */
+async function handle(state: EmulatorState, held: Set<Socket>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const prefix = /^\/(v2|control|qr|latarnia)\//.exec(url.pathname)?.[1];
+  const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' || prefix === 'latarnia' ? prefix : 'storage';
+  const path = area === 'api' ? url.pathname.slice(3) : url.pathname;
+  const problem = String(req.headers['x-error-format'] ?? '').toLowerCase() === 'problem-details';
+  const found = findRoute(area, req.method ?? 'GET', path);
+  if (!found || found === 'method') {
+    return send(
+      res,
+      found === 'method'
+        ? { status: 405, json: { title: 'Method Not Allowed', status: 405, detail: `${req.method} ${url.pathname}` } }
+        : renderFailure(fail.notFound(url.pathname), url.pathname, true),
+    );
+  }
+  const { route, params } = found;
+  bump(state.counters.requests, route.op);
+  const body = await readBody(req);
+  const ip = clientIp(req);
+  const faults = area === 'control' || area === 'qr' ? [] : drawFaults(state.faults, route.op, path);
+  const early = await applyFaults(faults, state, req, path, held, problem);
+  if (early === 'dropped') return;
+  if (early) return send(res, early);
+  const verdict = consumeLimit(
+    state.limits,
+    route.group,
+    route.group === 'other' ? route.op : route.group,
+    route.group === 'public' ? '-' : limitContext(state, req.headers.authorization),
+    ip,
+  );
+  if (!verdict.ok) {
+    state.counters.rateLimited++;
+    return send(res, tooMany(path, verdict.detail, verdict.retryAfterSeconds, problem));
+  }
+  const ctx: Ctx = {
+    state,
+    method: req.method ?? 'GET',
+    path,
+    params,
+    query: url.searchParams,
+    headers: req.headers,
+    body,
+    ip,
+    origin: `http://${req.headers.host}`,
+    faults,
+  };
+  const forced = area === 'api' ? req.headers['x-test-system-warning'] : undefined;
+  try {
+    send(res, withWarnings(await route.handler(ctx), faults, forced));
+  } catch (err) {
+    if (err instanceof KsefFailure) return send(res, withWarnings(renderFailure(err, path, problem), faults, forced));
+    console.error('ksef emulator: unexpected error', err);
+    send(res, {
+      status: 500,
+      json: { title: 'Internal Server Error', status: 500, detail: String(err), instance: path, timestamp: new Date().toISOString(), traceId: traceId() },
+    });
+  }
+}
+
 /** Starts the KSeF 2.0 emulator; `url` is the base URL to use as KSEF_TEST_BASE_URL (it ends in /v2). */
 export async function startKsefEmulator(opts: KsefEmulatorOptions = {}): Promise<KsefEmulator> {
   const keys = await emulatorKeys();
   const state = createState({ keys, processingDelayMs: opts.processingDelayMs ?? 1000, limits: opts.limits ?? 'off', seed: opts.seed ?? 1 });
   const held = new Set<Socket>();
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const prefix = /^\/(v2|control|qr|latarnia)\//.exec(url.pathname)?.[1];
-    const area: Area = prefix === 'v2' ? 'api' : prefix === 'control' || prefix === 'qr' || prefix === 'latarnia' ? prefix : 'storage';
-    const path = area === 'api' ? url.pathname.slice(3) : url.pathname;
-    const problem = String(req.headers['x-error-format'] ?? '').toLowerCase() === 'problem-details';
-    const found = findRoute(area, req.method ?? 'GET', path);
-    if (!found || found === 'method') {
-      return send(
-        res,
-        found === 'method'
-          ? { status: 405, json: { title: 'Method Not Allowed', status: 405, detail: `${req.method} ${url.pathname}` } }
-          : renderFailure(fail.notFound(url.pathname), url.pathname, true),
-      );
-    }
-    const { route, params } = found;
-    bump(state.counters.requests, route.op);
-    const body = await readBody(req);
-    const ip = (
-      String(req.headers['x-forwarded-for'] ?? '')
-        .split(',')[0]
-        ?.trim() ||
-      req.socket.remoteAddress ||
-      ''
-    ).replace(/^::ffff:/, '');
-    const faults = area === 'control' || area === 'qr' ? [] : drawFaults(state.faults, route.op, path);
-    const early = await applyFaults(faults, state, req, path, held, problem);
-    if (early === 'dropped') return;
-    if (early) return send(res, early);
-    const verdict = consumeLimit(
-      state.limits,
-      route.group,
-      route.group === 'other' ? route.op : route.group,
-      route.group === 'public' ? '-' : limitContext(state, req.headers.authorization),
-      ip,
-    );
-    if (!verdict.ok) {
-      state.counters.rateLimited++;
-      return send(res, tooMany(path, verdict.detail, verdict.retryAfterSeconds, problem));
-    }
-    const ctx: Ctx = {
-      state,
-      method: req.method ?? 'GET',
-      path,
-      params,
-      query: url.searchParams,
-      headers: req.headers,
-      body,
-      ip,
-      origin: `http://${req.headers.host}`,
-      faults,
-    };
-    const forced = area === 'api' ? req.headers['x-test-system-warning'] : undefined;
-    try {
-      send(res, withWarnings(await route.handler(ctx), faults, forced));
-    } catch (err) {
-      if (err instanceof KsefFailure) return send(res, withWarnings(renderFailure(err, path, problem), faults, forced));
-      console.error('ksef emulator: unexpected error', err);
-      send(res, {
-        status: 500,
-        json: { title: 'Internal Server Error', status: 500, detail: String(err), instance: path, timestamp: new Date().toISOString(), traceId: traceId() },
-      });
-    }
-  }
-
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    handle(state, held, req, res).catch((err: unknown) => {
       console.error('ksef emulator: request failed', err);
       if (!res.headersSent) send(res, { status: 500, json: { title: 'Internal Server Error', status: 500, detail: String(err) } });
     });

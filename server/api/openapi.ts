@@ -374,60 +374,75 @@ const RATE_LIMIT_HEADERS = {
 };
 const COMMON_HEADERS = { 'Request-Id': { $ref: '#/components/headers/Request-Id' }, ...RATE_LIMIT_HEADERS };
 
+type Convert = ReturnType<typeof converter>['convert'];
+
+/** An operation's path and query parameters (with their examples), and the Idempotency-Key header where it takes one. */
+function operationParameters(op: Operation, convert: Convert): unknown[] {
+  const parameters: unknown[] = [];
+  for (const [where, obj] of [
+    ['path', op.pathParams],
+    ['query', op.query],
+  ] as const) {
+    if (!obj) continue;
+    const json = convert(obj, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(json.properties ?? {})) {
+      const { description, ...rest } = schema as { description?: string };
+      const example = op.example[where]?.[name];
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        schema: rest,
+        ...(description && { description }),
+        ...(example !== undefined && { example }),
+      });
+    }
+  }
+  if (op.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+  return parameters;
+}
+
+/** An operation's answers by status: its own, then one per error status with the error codes it may carry. */
+function operationResponses(op: Operation, convert: Convert): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const r of op.responses) {
+    const content =
+      'schema' in r
+        ? { 'application/json': { schema: convert(r.schema, 'output'), example: r.example } }
+        : Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+    responses[String(r.status)] = {
+      description: r.description,
+      headers: { ...COMMON_HEADERS, ...('contentType' in r && { 'Content-Disposition': header('`attachment; filename="…"`') }) },
+      content,
+    };
+  }
+  const codes = [...new Set([...op.errors, ...COMMON_ERRORS, 'method_not_allowed' as const])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERRORS[code].status;
+    if (status !== null) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}`,
+      headers: {
+        ...COMMON_HEADERS,
+        ...(status === 429 && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+        ...(status === 405 && { Allow: header('the methods the endpoint takes') }),
+      },
+      content: { 'application/json': { schema: convert(errorEnvelope(list), 'output'), example: errorExample(list[0]!) } },
+    };
+  }
+  return responses;
+}
+
 export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
   const { components, convert } = converter();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
-    const parameters: unknown[] = [];
-    for (const [where, obj] of [
-      ['path', op.pathParams],
-      ['query', op.query],
-    ] as const) {
-      if (!obj) continue;
-      const json = convert(obj, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-      for (const [name, schema] of Object.entries(json.properties ?? {})) {
-        const { description, ...rest } = schema as { description?: string };
-        const example = op.example[where]?.[name];
-        parameters.push({
-          name,
-          in: where,
-          required: where === 'path' || (json.required ?? []).includes(name),
-          schema: rest,
-          ...(description && { description }),
-          ...(example !== undefined && { example }),
-        });
-      }
-    }
-    if (op.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
-    const responses: Record<string, unknown> = {};
-    for (const r of op.responses) {
-      const content =
-        'schema' in r
-          ? { 'application/json': { schema: convert(r.schema, 'output'), example: r.example } }
-          : Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
-      responses[String(r.status)] = {
-        description: r.description,
-        headers: { ...COMMON_HEADERS, ...('contentType' in r && { 'Content-Disposition': header('`attachment; filename="…"`') }) },
-        content,
-      };
-    }
-    const codes = [...new Set([...op.errors, ...COMMON_ERRORS, 'method_not_allowed' as const])];
-    const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of codes) {
-      const status = ERRORS[code].status;
-      if (status !== null) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-    }
-    for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-      responses[String(status)] = {
-        description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}`,
-        headers: {
-          ...COMMON_HEADERS,
-          ...(status === 429 && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
-          ...(status === 405 && { Allow: header('the methods the endpoint takes') }),
-        },
-        content: { 'application/json': { schema: convert(errorEnvelope(list), 'output'), example: errorExample(list[0]!) } },
-      };
-    }
+    // converted in this order, which is the order of components.schemas
+    const parameters = operationParameters(op, convert);
+    const responses = operationResponses(op, convert);
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,

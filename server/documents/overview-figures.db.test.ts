@@ -9,7 +9,7 @@ import { parseOrderInput } from '@/server/orders/order-schema';
 import { countByStatus } from './count-by-status';
 import { createInvoiceDocument } from './create-invoice';
 import { ksefUsage } from './ksef-usage';
-import { monthTotals } from './month-totals';
+import { monthTotals } from '@/server/exports/month-totals';
 
 const t = useTestDatabase();
 

@@ -5,7 +5,8 @@ import { enqueue } from '@/server/jobs/enqueue';
 import { useTestDatabase } from '@/test/db';
 import { waitFor } from '@/test/web';
 import { trackExecution } from './in-flight';
-import { startWorkerRuntime, withQueueSettings, type WorkerRuntime } from './worker-runtime';
+import { withQueueSettings } from './graphile-connection';
+import { startWorkerRuntime, type WorkerRuntime } from './worker-runtime';
 
 const t = useTestDatabase();
 const runtimes: WorkerRuntime[] = [];

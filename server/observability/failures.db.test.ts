@@ -20,7 +20,7 @@ import { patchDocument } from '@/server/documents/patch-document';
 import { transition } from '@/server/documents/transition';
 import { reportJobFailure } from '@/server/jobs/job-failure';
 import { workerLog } from '@/server/jobs/worker-log';
-import { graphileLogger } from '@/server/jobs/worker-runtime';
+import { graphileLogger } from '@/server/jobs/graphile-connection';
 import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { PDF_ATTEMPTS } from '@/server/mail/pdf-lane';
 import { parseOrderInput } from '@/server/orders/order-schema';

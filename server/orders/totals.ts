@@ -149,6 +149,93 @@ function shippingRate(rows: readonly RowState[]): VatRate {
   return rate;
 }
 
+/** The changes one refund line makes: the row it matches loses the returned items' value, or the price reduction. */
+function applyRefundLine(rows: RowState[], r: NormalizedRefund['lines'][number], i: number): Change[] {
+  const changes: Change[] = [];
+  const at = `refund.lines[${i}]`;
+  const candidates = rows
+    .map((row, index) => ({ row, index }))
+    .filter(
+      ({ row }) =>
+        row.kind === 'line' &&
+        (r.invoiceLineRef !== null ? row.ref === r.invoiceLineRef : sameText(row.name, r.name) && sameText(row.sku, r.sku) && row.vatRate === r.vatRate),
+    );
+  if (candidates.length === 0) throw new AppError('order_unprocessable', at, `refund line "${r.name}" matches no line of the invoice (name, sku and VAT rate)`);
+  const target = candidates.find((c) => c.row.quantity >= r.quantity);
+  if (!target) {
+    throw new AppError(
+      'order_unprocessable',
+      `${at}.quantity`,
+      `returns ${r.quantity} × "${r.name}", more than remains invoiced after earlier corrections (${Math.max(...candidates.map((c) => c.row.quantity))})`,
+    );
+  }
+  const { row, index } = target;
+  if (row.vatRate !== r.vatRate) throw new AppError('order_unprocessable', `${at}.vat_rate`, `the invoice line "${row.name}" has VAT rate ${row.vatRate}`);
+  // r·q against the row value g: r ≥ g/q + 0.01 ⇔ r·q ≥ g + q
+  if (r.unitPriceGrosze * row.quantity >= row.grossGrosze + row.quantity) {
+    throw new AppError(
+      'order_unprocessable',
+      `${at}.unit_price`,
+      `refunds ${formatGrosze(r.unitPriceGrosze)} per item of "${row.name}", more than invoiced per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
+    );
+  }
+  const fee = r.feeGrosze ?? 0;
+  const returned = r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity;
+  if (fee > 0 && !returned) {
+    throw new AppError(
+      'order_unprocessable',
+      `${at}.restocking_fee`,
+      `a restocking fee goes with returned items: unit_price must be what "${row.name}" was invoiced at per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
+    );
+  }
+  if (returned) {
+    const value = returnedValue(row, r.quantity);
+    row.grossGrosze -= value;
+    row.quantity -= r.quantity;
+    changes.push({ row: index, ref: r.ref, kind: 'return', quantity: r.quantity, valueGrosze: value });
+    // kept = what the items were worth − what the buyer got back, so the correction is exactly −(refund)
+    const kept = fee > 0 ? value - (r.quantity * r.unitPriceGrosze - fee) : 0;
+    if (kept > 0) changes.push({ row: index, ref: null, kind: 'fee', valueGrosze: -kept });
+  } else if (r.unitPriceGrosze > 0) {
+    const value = r.quantity * r.unitPriceGrosze;
+    row.grossGrosze -= value;
+    changes.push({ row: index, ref: r.ref, kind: 'reduce', valueGrosze: value });
+  }
+  return changes;
+}
+
+/** The changes refunded shipping makes: a shipping row refunded in full is returned, anything less reduces them. */
+function applyRefundShipping(rows: RowState[], shippingGrosze: number, shippingRef: NormalizedRefund['shippingRef']): Change[] {
+  const changes: Change[] = [];
+  shippingRate(rows); // refunded shipping takes the invoice's shipping rate (spec 2.5)
+  const shipping = rows.map((row, index) => ({ row, index })).filter(({ row }) => row.kind === 'shipping');
+  const left = sum(shipping.map(({ row }) => row.grossGrosze));
+  if (shippingGrosze > left) {
+    throw new AppError(
+      'order_unprocessable',
+      'refund.shipping.price',
+      `refunds ${formatGrosze(shippingGrosze)} of shipping, more than remains invoiced (${formatGrosze(left)})`,
+    );
+  }
+  // kor-mapping.md §5: a shipping row refunded in full is returned; anything less reduces the shipping price
+  const whole = shipping.find(({ row }) => row.quantity === 1 && row.grossGrosze === shippingGrosze);
+  if (whole) {
+    changes.push({ row: whole.index, ref: shippingRef, kind: 'return', quantity: 1, valueGrosze: whole.row.grossGrosze });
+    whole.row.quantity = 0;
+    whole.row.grossGrosze = 0;
+  } else {
+    let rest = shippingGrosze;
+    for (const { row, index } of shipping) {
+      const take = Math.min(rest, row.grossGrosze);
+      if (take === 0) continue;
+      row.grossGrosze -= take;
+      rest -= take;
+      changes.push({ row: index, ref: shippingRef, kind: 'reduce', valueGrosze: take });
+    }
+  }
+  return changes;
+}
+
 /**
  * The changes one refund makes to the invoice rows, applied to `rows`; order_unprocessable when it does not fit.
  * A refund line is compared per unit with what the matched row is invoiced at (e = value / quantity):
@@ -164,87 +251,8 @@ function applyRefund(rows: RowState[], refund: NormalizedRefund): Change[] {
   if (refund.lines.length === 0 && refund.shippingGrosze === null) {
     throw unprocessable('an amount-only refund cannot be split by VAT rate: send the returned lines or shipping');
   }
-  const changes: Change[] = [];
-  refund.lines.forEach((r, i) => {
-    const at = `refund.lines[${i}]`;
-    const candidates = rows
-      .map((row, index) => ({ row, index }))
-      .filter(
-        ({ row }) =>
-          row.kind === 'line' &&
-          (r.invoiceLineRef !== null ? row.ref === r.invoiceLineRef : sameText(row.name, r.name) && sameText(row.sku, r.sku) && row.vatRate === r.vatRate),
-      );
-    if (candidates.length === 0)
-      throw new AppError('order_unprocessable', at, `refund line "${r.name}" matches no line of the invoice (name, sku and VAT rate)`);
-    const target = candidates.find((c) => c.row.quantity >= r.quantity);
-    if (!target) {
-      throw new AppError(
-        'order_unprocessable',
-        `${at}.quantity`,
-        `returns ${r.quantity} × "${r.name}", more than remains invoiced after earlier corrections (${Math.max(...candidates.map((c) => c.row.quantity))})`,
-      );
-    }
-    const { row, index } = target;
-    if (row.vatRate !== r.vatRate) throw new AppError('order_unprocessable', `${at}.vat_rate`, `the invoice line "${row.name}" has VAT rate ${row.vatRate}`);
-    // r·q against the row value g: r ≥ g/q + 0.01 ⇔ r·q ≥ g + q
-    if (r.unitPriceGrosze * row.quantity >= row.grossGrosze + row.quantity) {
-      throw new AppError(
-        'order_unprocessable',
-        `${at}.unit_price`,
-        `refunds ${formatGrosze(r.unitPriceGrosze)} per item of "${row.name}", more than invoiced per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
-      );
-    }
-    const fee = r.feeGrosze ?? 0;
-    const returned = r.unitPriceGrosze * row.quantity > row.grossGrosze - row.quantity;
-    if (fee > 0 && !returned) {
-      throw new AppError(
-        'order_unprocessable',
-        `${at}.restocking_fee`,
-        `a restocking fee goes with returned items: unit_price must be what "${row.name}" was invoiced at per item (${formatGrosze(row.grossGrosze)} for ${row.quantity})`,
-      );
-    }
-    if (returned) {
-      const value = returnedValue(row, r.quantity);
-      row.grossGrosze -= value;
-      row.quantity -= r.quantity;
-      changes.push({ row: index, ref: r.ref, kind: 'return', quantity: r.quantity, valueGrosze: value });
-      // kept = what the items were worth − what the buyer got back, so the correction is exactly −(refund)
-      const kept = fee > 0 ? value - (r.quantity * r.unitPriceGrosze - fee) : 0;
-      if (kept > 0) changes.push({ row: index, ref: null, kind: 'fee', valueGrosze: -kept });
-    } else if (r.unitPriceGrosze > 0) {
-      const value = r.quantity * r.unitPriceGrosze;
-      row.grossGrosze -= value;
-      changes.push({ row: index, ref: r.ref, kind: 'reduce', valueGrosze: value });
-    }
-  });
-  if (refund.shippingGrosze !== null) {
-    shippingRate(rows); // refunded shipping takes the invoice's shipping rate (spec 2.5)
-    const shipping = rows.map((row, index) => ({ row, index })).filter(({ row }) => row.kind === 'shipping');
-    const left = sum(shipping.map(({ row }) => row.grossGrosze));
-    if (refund.shippingGrosze > left) {
-      throw new AppError(
-        'order_unprocessable',
-        'refund.shipping.price',
-        `refunds ${formatGrosze(refund.shippingGrosze)} of shipping, more than remains invoiced (${formatGrosze(left)})`,
-      );
-    }
-    // kor-mapping.md §5: a shipping row refunded in full is returned; anything less reduces the shipping price
-    const whole = shipping.find(({ row }) => row.quantity === 1 && row.grossGrosze === refund.shippingGrosze);
-    if (whole) {
-      changes.push({ row: whole.index, ref: refund.shippingRef, kind: 'return', quantity: 1, valueGrosze: whole.row.grossGrosze });
-      whole.row.quantity = 0;
-      whole.row.grossGrosze = 0;
-    } else {
-      let rest = refund.shippingGrosze;
-      for (const { row, index } of shipping) {
-        const take = Math.min(rest, row.grossGrosze);
-        if (take === 0) continue;
-        row.grossGrosze -= take;
-        rest -= take;
-        changes.push({ row: index, ref: refund.shippingRef, kind: 'reduce', valueGrosze: take });
-      }
-    }
-  }
+  const changes: Change[] = refund.lines.flatMap((r, i) => applyRefundLine(rows, r, i));
+  if (refund.shippingGrosze !== null) changes.push(...applyRefundShipping(rows, refund.shippingGrosze, refund.shippingRef));
   if (changes.every((c) => c.valueGrosze === 0)) throw unprocessable('the refund returns nothing of value');
   return changes;
 }

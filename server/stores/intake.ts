@@ -50,6 +50,64 @@ async function skipBeforeStart(db: Db, store: StoreRow, order: StoreOrder, creat
   return { invoiced: false, corrected: 0 };
 }
 
+/** The refund ids of `ids` already recorded for the store or already corrected through /v1. */
+async function refundsSeen(db: Db, store: StoreRow, ids: number[]): Promise<Set<number>> {
+  const scope = scopeOf(store);
+  const done = new Set<number>();
+  for (const r of await db
+    .select({ id: storeOrders.remoteId })
+    .from(storeOrders)
+    .where(and(eq(storeOrders.storeId, store.id), eq(storeOrders.kind, 'refund'), inArray(storeOrders.remoteId, ids))))
+    done.add(r.id);
+  for (const r of await db
+    .select({ id: documents.refundExternalId })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.accountId, scope.accountId),
+        eq(documents.mode, scope.mode),
+        eq(documents.kind, 'correction'),
+        inArray(documents.refundExternalId, ids.map(String)),
+      ),
+    )) {
+    done.add(Number(r.id));
+  }
+  return done;
+}
+
+/**
+ * One refund not seen before: fetched through the store's API and mapped by the adapter into a correction of the
+ * invoice; recorded as skipped when the store no longer has it or it cannot be corrected. True when it made a new
+ * correction.
+ */
+async function intakeRefund(db: Db, store: StoreRow, order: StoreOrder, invoiceId: string, refundId: number, api: () => StoreApi): Promise<boolean> {
+  const platform = platformOf(store);
+  const scope = scopeOf(store);
+  const orderId = order.id;
+  const at = { storeId: store.id, kind: 'refund' as const, remoteId: refundId, remoteOrderId: orderId };
+  let refund: unknown;
+  try {
+    refund = await api().refund(orderId, refundId);
+  } catch (err) {
+    // deleted in the meantime
+    if (platform.classify(err) === 'gone') {
+      await record(db, { ...at, outcome: 'skipped', reason: 'refund_missing', message: err instanceof Error ? err.message : String(err) });
+      return false;
+    }
+    throw err;
+  }
+  try {
+    const { document, created } = await createCorrectionDocument(db, scope, invoiceId, platform.mapRefund(order, refund));
+    await link(db, document.id, store, orderId);
+    await record(db, { ...at, outcome: 'corrected', documentId: document.id });
+    return created;
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await record(db, { ...at, outcome: 'skipped', reason: err.code, message: err.message });
+    return false;
+  }
+}
+
 /**
  * One store order, as delivered or listed: the invoice through the document intake with the adapter's mapping
  * (external_id = the order id, so a repeat finds the same invoice), then a correction per refund id not seen
@@ -98,47 +156,9 @@ export async function intakeStoreOrder(db: Db, store: StoreRow, order: StoreOrde
 
   const ids = order.refundIds;
   if (ids.length === 0) return result;
-  const done = new Set<number>();
-  for (const r of await db
-    .select({ id: storeOrders.remoteId })
-    .from(storeOrders)
-    .where(and(eq(storeOrders.storeId, store.id), eq(storeOrders.kind, 'refund'), inArray(storeOrders.remoteId, ids))))
-    done.add(r.id);
-  for (const r of await db
-    .select({ id: documents.refundExternalId })
-    .from(documents)
-    .where(
-      and(
-        eq(documents.accountId, scope.accountId),
-        eq(documents.mode, scope.mode),
-        eq(documents.kind, 'correction'),
-        inArray(documents.refundExternalId, ids.map(String)),
-      ),
-    )) {
-    done.add(Number(r.id));
-  }
+  const done = await refundsSeen(db, store, ids);
   for (const refundId of ids.filter((id) => !done.has(id))) {
-    const at = { storeId: store.id, kind: 'refund' as const, remoteId: refundId, remoteOrderId: orderId };
-    let refund: unknown;
-    try {
-      refund = await api().refund(orderId, refundId);
-    } catch (err) {
-      // deleted in the meantime
-      if (platform.classify(err) === 'gone') {
-        await record(db, { ...at, outcome: 'skipped', reason: 'refund_missing', message: err instanceof Error ? err.message : String(err) });
-        continue;
-      }
-      throw err;
-    }
-    try {
-      const { document, created } = await createCorrectionDocument(db, scope, invoice.id, platform.mapRefund(order, refund));
-      await link(db, document.id, store, orderId);
-      await record(db, { ...at, outcome: 'corrected', documentId: document.id });
-      if (created) result.corrected += 1;
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      await record(db, { ...at, outcome: 'skipped', reason: err.code, message: err.message });
-    }
+    if (await intakeRefund(db, store, order, invoice.id, refundId, api)) result.corrected += 1;
   }
   return result;
 }

@@ -74,6 +74,41 @@ export function defaultReason(changes: readonly CorrectionChange[]): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+type Correction = ReturnType<typeof computeCorrection>;
+
+/** The KOR's rows, each with a UU_ID made from its refund line's ref (or the document and its index). */
+function correctionRows(correction: Correction, idBase: string): Row[] {
+  return correction.rows.map((r, i): Row => ({
+    uuId: rowId(r.ref, idBase, i),
+    name: r.kind === 'shipping' ? shippingName(r.name) : r.name,
+    sku: r.sku,
+    unit: r.kind === 'line' ? 'szt.' : 'usł.',
+    quantity: r.quantity,
+    unitPrice: r.unitPrice,
+    discountGrosze: r.discountGrosze || null,
+    grossGrosze: r.grossGrosze,
+    rate: r.vatRate,
+    annex15: r.annex15,
+    before: r.state === 'before',
+  }));
+}
+
+/** One DodatkowyOpis per corrected invoice row, on its first KOR row, naming that row (tax-rules.md §1.5). */
+function invoiceRowLinks(correction: Correction, original: CorrectionInput['original']) {
+  const invoiceIds = invoiceRows(original.order, original.documentId ?? original.number).map((r) => r.uuId);
+  return correction.rows.flatMap((r, i) =>
+    r.state === 'after' || r.kind === 'fee'
+      ? []
+      : [
+          el('DodatkowyOpis', [
+            el('NrWiersza', i + 1),
+            el('Klucz', 'Pozycja faktury korygowanej'),
+            el('Wartosc', cleanText(`${original.number} poz. ${r.invoiceRow + 1}, UU_ID ${invoiceIds[r.invoiceRow]}`)),
+          ]),
+        ],
+  );
+}
+
 /**
  * The FA(3) KOR of a refund (domain/kor-mapping.md): TypKorekty 2, the original's KSeF number, rows that take the
  * invoice row's unit price (difference rows with negative quantities for returns; before/after rows with StanPrzed
@@ -96,38 +131,13 @@ export function buildCorrectionXml(input: CorrectionInput): string {
   } catch (err) {
     throw err instanceof AppError ? buildFailed(err.message) : err;
   }
-  const idBase = input.documentId ?? input.number;
-  const rows = correction.rows.map((r, i): Row => ({
-    uuId: rowId(r.ref, idBase, i),
-    name: r.kind === 'shipping' ? shippingName(r.name) : r.name,
-    sku: r.sku,
-    unit: r.kind === 'line' ? 'szt.' : 'usł.',
-    quantity: r.quantity,
-    unitPrice: r.unitPrice,
-    discountGrosze: r.discountGrosze || null,
-    grossGrosze: r.grossGrosze,
-    rate: r.vatRate,
-    annex15: r.annex15,
-    before: r.state === 'before',
-  }));
+  const rows = correctionRows(correction, input.documentId ?? input.number);
   checkSums(
     rows.map((r, i) => ({ rate: r.rate, grossGrosze: rowDelta(correction.rows[i]!) })),
     correction.buckets,
     correction.grossGrosze,
   );
-  const invoiceIds = invoiceRows(original.order, original.documentId ?? original.number).map((r) => r.uuId);
-  // one note per corrected invoice row, on its first KOR row (tax-rules.md §1.5)
-  const links = correction.rows.flatMap((r, i) =>
-    r.state === 'after' || r.kind === 'fee'
-      ? []
-      : [
-          el('DodatkowyOpis', [
-            el('NrWiersza', i + 1),
-            el('Klucz', 'Pozycja faktury korygowanej'),
-            el('Wartosc', cleanText(`${original.number} poz. ${r.invoiceRow + 1}, UU_ID ${invoiceIds[r.invoiceRow]}`)),
-          ]),
-        ],
-  );
+  const links = invoiceRowLinks(correction, original);
   const byRate = new Map(correction.buckets.map((b) => [b.rate, b]));
   // ΔW = round2(V_after × rate) − round2(V_before × rate), so the PLN VAT never drifts across corrections (kor-mapping.md §6)
   const vatPln = fx

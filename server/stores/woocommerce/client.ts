@@ -39,6 +39,37 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
   });
 }
 
+/** An answer's JSON (null for an empty body); one that is not JSON means WooCommerce's REST API did not answer. */
+function answerJson(res: RawResponse, method: string, url: URL): unknown {
+  try {
+    return res.text ? JSON.parse(res.text) : null;
+  } catch {
+    throw new AppError(
+      'store_rest_disabled',
+      'url',
+      `${method} ${url.pathname} answered ${res.status} with ${String(res.headers['content-type'] ?? 'no content type')}, not JSON: the REST API is switched off, blocked, or permalinks are plain.`,
+    );
+  }
+}
+
+/** The error an answer outside 2xx stands for: AppErrors for what concerns the connection, else a StoreRequestError. */
+function refusal(res: RawResponse, data: unknown, method: string, url: URL): Error {
+  const err = (data ?? {}) as { code?: string; message?: string };
+  const code = err.code ?? '';
+  const message = err.message ?? `HTTP ${res.status}`;
+  if (res.status === 401 && /write permissions/i.test(message)) return new AppError('store_keys_read_only', 'consumer_key', `WooCommerce: ${message}`);
+  if (res.status === 401) return new AppError('store_keys_invalid', 'consumer_key', `WooCommerce: ${message} (${code})`);
+  if (res.status === 403) return new AppError('store_permission_denied', 'consumer_key', `WooCommerce: ${message} (${code})`);
+  if (code === 'rest_no_route') return new AppError('store_rest_disabled', 'url', `WooCommerce has no route ${url.pathname}: is WooCommerce active?`);
+  if (res.status >= 300 && res.status < 400)
+    return new AppError(
+      'store_rest_disabled',
+      'url',
+      `${url.pathname} redirects to ${String(res.headers.location ?? '?')} (a login page or a security plugin).`,
+    );
+  return new StoreRequestError(res.status, code, `WooCommerce ${method} ${url.pathname}: ${res.status} ${code} ${message}`);
+}
+
 /**
  * WooCommerce REST v3 client. Over HTTPS it sends the key as HTTP Basic; over plain HTTP WooCommerce ignores Basic
  * and query keys, so it signs each request with OAuth 1.0a one-legged HMAC-SHA256 in the Authorization header
@@ -79,31 +110,9 @@ export function wooClient(home: string, credentials: WooCredentials, options: { 
       const why = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
       throw new AppError('store_unreachable', 'url', `The store at ${base} did not answer (${why}).`);
     }
-    let data: unknown;
-    try {
-      data = res.text ? JSON.parse(res.text) : null;
-    } catch {
-      throw new AppError(
-        'store_rest_disabled',
-        'url',
-        `${method} ${url.pathname} answered ${res.status} with ${String(res.headers['content-type'] ?? 'no content type')}, not JSON: the REST API is switched off, blocked, or permalinks are plain.`,
-      );
-    }
+    const data = answerJson(res, method, url);
     if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, data: data as T };
-    const err = (data ?? {}) as { code?: string; message?: string };
-    const code = err.code ?? '';
-    const message = err.message ?? `HTTP ${res.status}`;
-    if (res.status === 401 && /write permissions/i.test(message)) throw new AppError('store_keys_read_only', 'consumer_key', `WooCommerce: ${message}`);
-    if (res.status === 401) throw new AppError('store_keys_invalid', 'consumer_key', `WooCommerce: ${message} (${code})`);
-    if (res.status === 403) throw new AppError('store_permission_denied', 'consumer_key', `WooCommerce: ${message} (${code})`);
-    if (code === 'rest_no_route') throw new AppError('store_rest_disabled', 'url', `WooCommerce has no route ${url.pathname}: is WooCommerce active?`);
-    if (res.status >= 300 && res.status < 400)
-      throw new AppError(
-        'store_rest_disabled',
-        'url',
-        `${url.pathname} redirects to ${String(res.headers.location ?? '?')} (a login page or a security plugin).`,
-      );
-    throw new StoreRequestError(res.status, code, `WooCommerce ${method} ${url.pathname}: ${res.status} ${code} ${message}`);
+    throw refusal(res, data, method, url);
   }
 
   return {

@@ -3,7 +3,7 @@ import { getAccountMode, getAccountOverview, isSellerConfigured, updateSeller } 
 import { countByStatus } from '@/server/documents/count-by-status';
 import { listDocumentsPerDay } from '@/server/documents/documents-per-day';
 import { ksefUsage } from '@/server/documents/ksef-usage';
-import { monthTotals } from '@/server/documents/month-totals';
+import { monthTotals } from '@/server/exports/month-totals';
 import { getQueueDepth } from '@/server/documents/queue-depth';
 import { getSetupChecklist } from '@/server/accounts/setup-checklist';
 import { listUserAccounts } from '@/server/accounts/find-membership';

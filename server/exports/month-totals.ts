@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
-import { inRegister } from '@/server/exports/register-query';
+import { inRegister } from './register-query';
 import { warsawDate } from '@/server/calendar/dates';
 
 export type MonthMoney = { currency: string; documents: number; netGrosze: number; vatGrosze: number; grossGrosze: number };

@@ -1,0 +1,4 @@
+import type { RouterOutputs } from '../trpc';
+
+/** What members.list answers; undefined while it loads. */
+export type MembersData = RouterOutputs['members']['list'] | undefined;
