@@ -61,6 +61,22 @@ const config = [
       'max-lines-per-function': ['error', { max: 80 }],
     },
   },
+  {
+    // One import order everywhere: node's own, packages, the project's (@/), then relative; `eslint --fix` sorts it.
+    files: ['**/*.{ts,tsx,mjs}'],
+    rules: {
+      'import/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', 'internal', ['parent', 'sibling', 'index']],
+          pathGroups: [{ pattern: '@/**', group: 'internal' }],
+          pathGroupsExcludedImportTypes: ['builtin'],
+          'newlines-between': 'never',
+          distinctGroup: false,
+        },
+      ],
+    },
+  },
   // Boundaries. Tests and test support (test/, *.test.ts) may reach anywhere: they start emulators and servers.
   {
     files: ['server/**/*.{ts,tsx}'],

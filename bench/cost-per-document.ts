@@ -27,11 +27,11 @@ import { ROOT } from '@/server/config';
 import { randomToken } from '@/server/ids';
 import { saveKsefCredential } from '@/server/ksef-connection/credentials';
 import { collect, freePort, stopGroup, waitFor } from '@/test/web';
+import { WORKER_PROCESSES } from '@/server/jobs/process-layout';
 import { groupPids, rssMb, takeCpuSnapshot } from './lib/cpu';
 import { createdToAcceptedMs, percentile } from './lib/documents';
 import { orderBodyFactory } from './lib/orders';
 import { startBenchStack } from './lib/stack';
-import { WORKER_PROCESSES } from '@/server/jobs/process-layout';
 
 /** `name=value` arguments, or the older positional form in the order of POSITIONAL. */
 const POSITIONAL = ['documents', 'sellers', 'layout', 'workers'] as const;

@@ -1,5 +1,5 @@
-import { build, type Plugin } from 'esbuild';
 import path from 'node:path';
+import { build, type Plugin } from 'esbuild';
 
 /**
  * Compiles the processes that are not Next.js into plain JavaScript under dist/ (no TypeScript loader at run time):

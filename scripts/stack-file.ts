@@ -1,6 +1,6 @@
-import { config, resetConfig } from '@/server/config';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { config, resetConfig } from '@/server/config';
 import { DATA_DIR } from '@/server/db/locate';
 import { randomToken } from '@/server/ids';
 

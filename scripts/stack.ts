@@ -1,10 +1,10 @@
 import './check-config-first';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { restartAfter } from './restart-policy';
-import { sql } from 'drizzle-orm';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { config, resetConfig, ROOT } from '@/server/config';
 import { createAccount } from '@/server/accounts/create-account';
 import { createDb } from '@/server/db/client';
@@ -14,9 +14,9 @@ import { connectToEmulator, reconnectEmulatorScopes } from '@/server/ksef-connec
 import { connectStore } from '@/server/stores/connect';
 import { syncStore } from '@/server/stores/sync';
 import { storeConnections } from '@/server/db/schema';
-import { and, eq } from 'drizzle-orm';
-import { loadAppSecret, writeStackFile } from './stack-file';
 import { WORKER_PROCESSES } from '@/server/jobs/process-layout';
+import { loadAppSecret, writeStackFile } from './stack-file';
+import { restartAfter } from './restart-policy';
 
 /**
  * `npm run dev` / `npm start`: database, migrations, emulators, web and worker in one command.

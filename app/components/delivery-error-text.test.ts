@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { deliveryErrorText } from './error-text';
 import { en } from '@/app/i18n/en';
 import { pl } from '@/app/i18n/pl';
 import { deliveryFailure, deliveryFailureKind } from '@/server/webhooks/delivery-failures';
+import { deliveryErrorText } from './error-text';
 
 test.each([
   [deliveryFailure.invalidUrl(), 'refused'],

@@ -2,10 +2,10 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { EVENT_TYPES, type EventType } from '@/server/facts/event-types';
 import { formatDateTime } from './format';
 import { useI18n } from './i18n';
 import { useTRPC } from './trpc';
-import { EVENT_TYPES, type EventType } from '@/server/facts/event-types';
 
 type EventBody = { id: string; type: string; created: number; data: { object: { id: string; number: string | null } } };
 

@@ -1,6 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { isInFlight } from '@/server/facts/document-statuses';
 import { DeliveriesTable } from './deliveries-table';
 import { useI18n } from './i18n';
 import { CorrectionsCard } from './invoice-detail/corrections-card';
@@ -12,7 +13,6 @@ import { RefundCard } from './invoice-detail/refund-card';
 import { TimelineCard } from './invoice-detail/timeline-card';
 import type { InvoiceDetailData } from './invoice-detail/types';
 import { StatusBadge } from './status-badge';
-import { isInFlight } from '@/server/facts/document-statuses';
 import { useTRPC } from './trpc';
 
 /**

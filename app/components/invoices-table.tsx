@@ -1,8 +1,8 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isInFlight } from '@/server/facts/document-statuses';
-import { useI18n } from './i18n';
 import { plural } from '@/app/i18n/plural';
+import { useI18n } from './i18n';
 import type { InvoiceListState } from './invoice-list-params';
 import { InvoiceFilters } from './invoices/filters-form';
 import { InvoiceRows } from './invoices/rows-table';

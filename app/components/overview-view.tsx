@@ -1,5 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
+import { DOCUMENT_STATUSES } from '@/server/facts/document-statuses';
 import { AttentionList } from './attention-list';
 import { DayChart } from './day-chart';
 import { OfflineAtRisk } from './offline-at-risk';
@@ -9,7 +10,6 @@ import { SendingCard } from './overview/sending-card';
 import { useMay } from './role';
 import { useI18n } from './i18n';
 import { StatusBadge } from './status-badge';
-import { DOCUMENT_STATUSES } from '@/server/facts/document-statuses';
 import { useTRPC } from './trpc';
 
 export function OverviewView() {

@@ -14,8 +14,8 @@ import {
   openOnlineSession,
   sendInvoice,
 } from '@/server/ksef/online-session';
-import { createTestCertificate } from './self-signed-certificate';
 import { validateXml } from '@/server/ksef/xsd';
+import { createTestCertificate } from './self-signed-certificate';
 import { createContractChecker } from './contract';
 import { createEmulatorControl, type EmulatorControl } from './control-client';
 import { startKsefEmulator, type KsefEmulator } from './server';

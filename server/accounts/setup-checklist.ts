@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { isSellerConfigured } from './account-settings';
 import type { DbOrTx } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { accountModes } from '@/server/db/schema';
+import { isSellerConfigured } from './account-settings';
 
 export type SetupStep = 'seller' | 'ksef' | 'api_key' | 'first_invoice' | 'webhook';
 export type SetupChecklist = { step: SetupStep; done: boolean }[];

@@ -1,11 +1,11 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { createAccount } from './create-account';
-import { ZEmail, ZPassword } from './password-rules';
 import type { Db } from '@/server/db/client';
 import { users } from '@/server/db/schema';
 import { AppError } from '@/server/errors';
+import { ZEmail, ZPassword } from './password-rules';
+import { createAccount } from './create-account';
 
 export const ZSignUp = z.object({ email: ZEmail, password: ZPassword });
 export type SignUpInput = z.infer<typeof ZSignUp>;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbOrTx } from '@/server/db/client';
 import { apiKeys, type Mode } from '@/server/db/schema';
 import { newId, randomToken } from '@/server/ids';
-import { z } from 'zod';
 
 const PREFIX_LENGTH = 12; // `sk_test_` + 4 random characters: enough to tell keys apart in a list
 

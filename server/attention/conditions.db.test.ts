@@ -1,8 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
 import { createTestCertificate } from '@/emulators/ksef/self-signed-certificate';
 import { randomNip } from '@/emulators/ksef/testing';
-import { describe, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
 import { paidOrder } from '@/test/orders';

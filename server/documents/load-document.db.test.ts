@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { inScope } from '@/server/db/scope';
 import { expect, test } from 'vitest';
+import { inScope } from '@/server/db/scope';
 import { documents } from '@/server/db/schema';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { useTestDatabase } from '@/test/db';

@@ -6,10 +6,10 @@ import { paidOrder } from '@/test/orders';
 import { documents, documentTransitions, type DocumentStatus } from '@/server/db/schema';
 import type { Scope } from '@/server/db/scope';
 import { parseOrderInput } from '@/server/orders/order-schema';
+import { monthTotals } from '@/server/exports/month-totals';
 import { countByStatus } from './count-by-status';
 import { createInvoiceDocument } from './create-invoice';
 import { ksefUsage } from './ksef-usage';
-import { monthTotals } from '@/server/exports/month-totals';
 
 const t = useTestDatabase();
 

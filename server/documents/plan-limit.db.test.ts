@@ -11,9 +11,9 @@ import { inScope, type Scope } from '@/server/db/scope';
 import { documents } from '@/server/db/schema';
 import { parseOrderInput, parseRefundInput } from '@/server/orders/order-schema';
 import { createCorrectionDocument } from '@/server/corrections/create-correction';
+import { jobKey } from '@/server/jobs/registry';
 import { createInvoiceDocument } from './create-invoice';
 import { releasePlanLimited } from './prepare-document';
-import { jobKey } from '@/server/jobs/registry';
 
 /**
  * Live-mode plan limits through the real worker, which here runs only numbering and plan_release: the live

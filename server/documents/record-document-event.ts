@@ -1,10 +1,10 @@
 import type { DbOrTx } from '@/server/db/client';
 import { events } from '@/server/db/schema';
 import type { EventType } from '@/server/facts/event-types';
-import type { DocumentRow } from './document-row';
-import { serializeDocument } from './serialize-document';
 import { newId } from '@/server/ids';
 import { enqueueDeliveries } from '@/server/webhooks/enqueue-deliveries';
+import type { DocumentRow } from './document-row';
+import { serializeDocument } from './serialize-document';
 
 /**
  * Records the event of a final state and its webhook deliveries in the caller's transaction (invariant 3). The

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { DbOrTx } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { DOCUMENT_HAYSTACK, documents, NUMBER_SORT_KEY } from '@/server/db/schema';
-import { ZDocumentFilters, ZDocumentSort, type DocumentFilters, type DocumentSort } from './document-filters';
 import { normalizeNip } from '@/server/orders/nip';
+import { ZDocumentFilters, ZDocumentSort, type DocumentFilters, type DocumentSort } from './document-filters';
 
 export const ZSearchDocuments = ZDocumentFilters.merge(ZDocumentSort).extend({
   page: z.number().int().min(1).max(10_000).default(1),

@@ -3,13 +3,13 @@ import type { Tx } from '@/server/db/client';
 import { documents, documentTransitions, storeDocuments, type DocumentStatus, type StoredError } from '@/server/db/schema';
 import { eventTypeFor } from '@/server/facts/event-types';
 import { enqueue } from '@/server/jobs/enqueue';
+import { reportFailure, type FailureKind } from '@/server/observability/failures';
+import { metrics } from '@/server/observability/metrics';
 import { recordDocumentEvent } from './record-document-event';
 import type { DocumentRow } from './document-row';
 import { DOCUMENT_COLUMNS, documentFromSql, selectDocuments } from './load-document';
 import { wakeCorrections } from './wake-corrections';
 import { nextUpdatedAt, type DocumentPatch } from './patch-document';
-import { reportFailure, type FailureKind } from '@/server/observability/failures';
-import { metrics } from '@/server/observability/metrics';
 
 /** The moves of spec section 3; anything else is a bug and throws. */
 const NEXT: Record<DocumentStatus, readonly DocumentStatus[]> = {

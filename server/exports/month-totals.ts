@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
-import { inRegister } from './register-query';
 import { warsawDate } from '@/server/calendar/dates';
+import { inRegister } from './register-query';
 
 export type MonthMoney = { currency: string; documents: number; netGrosze: number; vatGrosze: number; grossGrosze: number };
 

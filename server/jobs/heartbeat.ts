@@ -1,5 +1,5 @@
-import { config } from '@/server/config';
 import { sql } from 'drizzle-orm';
+import { config } from '@/server/config';
 import type { Db, DbOrTx } from '@/server/db/client';
 import { textArray } from '@/server/db/text-array';
 

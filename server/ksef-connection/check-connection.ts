@@ -2,10 +2,10 @@ import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { KsefUnavailableError } from '@/server/ksef/http';
-import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { loadKsefCredential, NOT_CHECKED_YET, recordConnectionCheck, saveKsefCredential, type StoredCredential } from '@/server/ksef-connection/credentials';
 import { noAnswer, NOT_CONNECTED } from '@/server/ksef-connection/check-errors';
 import { log } from '@/server/observability/log';
+import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from './access-token';
 import { ksefClientFor } from './ksef-clients';
 
 export type ConnectionCheck = { connected: boolean; error: string | null };

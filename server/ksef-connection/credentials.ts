@@ -6,12 +6,11 @@ import { nextUpdatedAt } from '@/server/documents/patch-document';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { KsefCredential } from '@/server/ksef/auth';
 import { sealJson, unsealJson } from '@/server/security/sealed-json';
+import { NOT_CHECKED_YET } from './check-errors';
 import { credentialValidTo } from './credential-expiry';
 
 /** A credential as the merchant gives it; the NIP comes from the seller data at use time. */
 export type StoredCredential = { kind: 'token'; token: string; issuer?: 'emulator' } | { kind: 'certificate'; certificatePem: string; privateKeyPem: string };
-
-import { NOT_CHECKED_YET } from './check-errors';
 
 export { NOT_CHECKED_YET };
 

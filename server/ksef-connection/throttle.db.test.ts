@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { useTestDatabase } from '@/test/db';
 import { createTestAccount } from '@/test/factories';
-import { ksefLimitsFor, setKsefLimits } from './rate-limits';
 import { getSendingStatus } from '@/server/submission/sending-status';
+import { ksefLimitsFor, setKsefLimits } from './rate-limits';
 import { admitKsefRequest, createThrottledFetch, limiterOf, peekWaitMs, THROTTLE_HEADER } from './throttle';
 
 const t = useTestDatabase();

@@ -1,10 +1,10 @@
-import { config } from '@/server/config';
 import { sql } from 'drizzle-orm';
+import { config } from '@/server/config';
 import type { Db } from '@/server/db/client';
 import type { KsefEnvironment } from '@/server/db/schema';
-import { ksefEndpointGroup, ksefLimitsFor, type KsefGroup, type LimitValues } from './rate-limits';
 import { log, pathOnly } from '@/server/observability/log';
 import { metrics, secondsSince } from '@/server/observability/metrics';
+import { ksefEndpointGroup, ksefLimitsFor, type KsefGroup, type LimitValues } from './rate-limits';
 
 /**
  * KSeF counts a request when it arrives and we count it just before sending; a later request may travel faster

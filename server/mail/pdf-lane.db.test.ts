@@ -15,10 +15,10 @@ import { createInvoiceDocument } from '@/server/documents/create-invoice';
 import { randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
 import { MAIL_ATTEMPTS } from '@/server/jobs/registry';
-import { mailLane } from './mail-lane';
-import { closeMailTransports } from './send-mail';
 import { parseOrderInput } from '@/server/orders/order-schema';
 import { createTaskList } from '@/worker/task-list';
+import { mailLane } from './mail-lane';
+import { closeMailTransports } from './send-mail';
 import { PDF_ATTEMPTS, renderLane } from './pdf-lane';
 import { restorePdfMailJobs } from './restore-lane-jobs';
 

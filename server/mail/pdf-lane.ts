@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import { enqueue } from '@/server/jobs/enqueue';
-import { laneMailer } from './mail-lane';
 import { reportFailure } from '@/server/observability/failures';
 import { storeDocumentPdf } from '@/server/pdf/store-document-pdf';
+import { laneMailer } from './mail-lane';
 
 /**
  * One pdf_render step renders at most this many documents, and starts no new one after PDF_LANE_BUDGET_MS: the

@@ -3,15 +3,15 @@ import { config } from '@/server/config';
 import type { Db, DbOrTx, Tx } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import { MAIL_ATTEMPTS } from '@/server/jobs/registry';
-import { mailRetryDelayMs } from './mail-retry';
 import { documents, files } from '@/server/db/schema';
 import { pdfUrl } from '@/server/documents/serialize-document';
 import { nextUpdatedAt, patchDocument, type DocumentPatch } from '@/server/documents/patch-document';
 import { readSellerName } from '@/server/pdf/issued-facts';
-import { buildInvoiceEmail } from './build-invoice-email';
-import { sendMail } from './send-mail';
 import { metrics } from '@/server/observability/metrics';
 import { loadDocument } from '@/server/documents/load-document';
+import { buildInvoiceEmail } from './build-invoice-email';
+import { sendMail } from './send-mail';
+import { mailRetryDelayMs } from './mail-retry';
 
 export type MailOutcome = 'sent' | 'retry' | 'failed' | 'not_pending';
 

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/server/db/client';
 import { nbpRates } from '@/server/db/schema';
 import { addDays, toWarsawDate } from '@/server/calendar/date-text';
-import { fetchRateBefore, NbpUnavailableError, type NbpClientOptions } from './client';
 import { metrics } from '@/server/observability/metrics';
+import { fetchRateBefore, NbpUnavailableError, type NbpClientOptions } from './client';
 
 export type TaxPointRate = { rate: string; date: string; table: string };
 export type RateOptions = NbpClientOptions & { /** for tests: when "today" is */ now?: () => Date };

@@ -2,11 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
 import { buildCorrectionXml } from '@/server/ksef/fa3/build-correction';
 import { validateXml } from '@/server/ksef/xsd';
-import { computeCorrection, computeTotals, type CorrectionTotals, rowDelta } from './totals';
-import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from './types';
 import { VAT_RATES } from '@/server/facts/vat-rates';
 import { normalizedOrder } from '@/test/fixtures/normalized-order';
 import { prng, type Rng } from '@/test/prng';
+import type { NormalizedLine, NormalizedOrder, NormalizedRefund } from './types';
+import { computeCorrection, computeTotals, type CorrectionTotals, rowDelta } from './totals';
 
 function randomOrder(rng: Rng): NormalizedOrder {
   const lines = Array.from({ length: rng.int(1, 6) }, (_, i): NormalizedLine => {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { isSupportedCurrency } from './currencies';
 import { warsawDate } from '@/server/calendar/dates';
+import { AppError } from '@/server/errors';
+import { parseVatRate, VAT_RATES, vatRateList, type VatRate } from '@/server/facts/vat-rates';
+import { isSupportedCurrency } from './currencies';
 import { toAppError } from './input-errors';
 import { isValidNip, normalizeNip } from './nip';
 import { parseGrosze } from './money';
-import { AppError } from '@/server/errors';
 import { cleanText } from './text';
 import { type NormalizedOrder, type NormalizedRefund, ZPaymentMethod } from './types';
-import { parseVatRate, VAT_RATES, vatRateList, type VatRate } from '@/server/facts/vat-rates';
 import { MAX_BUCKET_GROSZE } from './vat';
 
 /** Zod schemas of the /v1 `order` (spec 2.4) and `refund` (spec 2.5) inputs and their normalisation. */

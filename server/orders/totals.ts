@@ -1,6 +1,6 @@
 import { AppError } from '@/server/errors';
-import type { NormalizedOrder, NormalizedRefund } from './types';
 import { VAT_RATES, type VatRate } from '@/server/facts/vat-rates';
+import type { NormalizedOrder, NormalizedRefund } from './types';
 import { bucketTotals, type RateTotals, rateTotals } from './vat';
 import { formatGrosze, formatUnitPrice } from './money';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SUPPORTED_CURRENCIES } from './currencies';
 import { VAT_RATES } from '@/server/facts/vat-rates';
+import { SUPPORTED_CURRENCIES } from './currencies';
 
 /**
  * The normalised order and refund: what /v1 input and the shop-platform mapping both become, what the

@@ -13,7 +13,6 @@ import { toWarsawDate } from '@/server/calendar/date-text';
 import { endOfWarsawDay } from '@/server/calendar/warsaw-time';
 import { addWorkingDays, nextWorkingDay } from '@/server/calendar/working-days';
 import { offline24Deadline } from '@/server/calendar/offline-deadline';
-
 import { NOTICE_MODES, type NoticeMode, type OutageMode } from './mode-names';
 
 export { jpkMarkerOf, NOTICE_MODES, OUTAGE_MODES, type JpkMarker, type NoticeMode, type OutageMode } from './mode-names';

@@ -4,11 +4,11 @@ import { withLockedDocument } from '@/server/documents/locked';
 import { patchDocument } from '@/server/documents/patch-document';
 import { newId, randomToken } from '@/server/ids';
 import { enqueue } from '@/server/jobs/enqueue';
+import { metrics, secondsSince } from '@/server/observability/metrics';
+import { loadDocument } from '@/server/documents/load-document';
 import { buildDocumentView } from './document-view';
 import { isPrintable, offlineCertificateQrUrl } from './offline-codes';
 import { renderDocumentPdf } from './render';
-import { metrics, secondsSince } from '@/server/observability/metrics';
-import { loadDocument } from '@/server/documents/load-document';
 
 /** `FV/2026/11/1` → `FV-2026-11-1.pdf`: safe in a Content-Disposition header and on any file system. */
 export const pdfFileName = (number: string): string => `${number.replace(/[^0-9A-Za-z_-]+/g, '-')}.pdf`;

@@ -12,11 +12,11 @@ import { createTestAccount, VALID_SELLER } from '@/test/factories';
 import { useKsefEmulator, useWorker, waitForStatus } from '@/test/pipeline';
 import { waitFor } from '@/test/web';
 import { createTaskList, selectTasks } from '@/worker/task-list';
+import { listAttention } from '@/server/attention/find-attention';
+import type { Scope } from '@/server/db/scope';
 import { connectStore } from './connect';
 import { getStoreStatus } from './store-status';
 import { syncStore } from './sync';
-import { listAttention } from '@/server/attention/find-attention';
-import type { Scope } from '@/server/db/scope';
 
 /**
  * The pipeline runs in the background without the write-back, so each test decides what the store has become

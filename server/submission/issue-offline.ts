@@ -5,11 +5,11 @@ import { sellerOf } from '@/server/documents/seller';
 import { enqueue } from '@/server/jobs/enqueue';
 import { kodIIUrl } from '@/server/ksef/qr';
 import { loadOfflineSigner } from '@/server/ksef-connection/offline-certificate';
-import { ensureDocumentXml } from './document-xml';
-import { finishDocument } from './document-outcomes';
 import { log } from '@/server/observability/log';
 import { loadDocument } from '@/server/documents/load-document';
 import { outageTermsAt } from '@/server/outage/issue-terms';
+import { finishDocument } from './document-outcomes';
+import { ensureDocumentXml } from './document-xml';
 
 export type OfflineIssue = { outcome: 'issued' | 'already_offline' | 'not_needed' | 'no_certificate' | 'failed'; reason?: string };
 

@@ -1,8 +1,8 @@
 import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import { getOfflinePolicy } from '@/server/ksef-connection/offline-policy';
-import { issueOffline, type OfflineIssue } from './issue-offline';
 import { loadDocument } from '@/server/documents/load-document';
+import { issueOffline, type OfflineIssue } from './issue-offline';
 
 /**
  * offline_issue, enqueued at a document's first "KSeF did not answer": with the policy "when KSeF is not answering"

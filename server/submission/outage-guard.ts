@@ -1,9 +1,9 @@
 import type { Db } from '@/server/db/client';
 import { documentError } from '@/server/documents/document-errors';
 import { loadDocument } from '@/server/documents/load-document';
-import { finishDocument, postponeDocument } from './document-outcomes';
 import { mayReachKsef, noticeAt } from '@/server/outage/modes';
 import { loadNotices } from '@/server/outage/notices';
+import { finishDocument, postponeDocument } from './document-outcomes';
 
 /** How often a document held by a total failure without an announced end looks again. */
 export const TOTAL_FAILURE_RECHECK_SECONDS = 600;

@@ -6,11 +6,11 @@ import type { KsefClient } from '@/server/ksef/client';
 import { invoiceStatusOutcome, requestOutcome, sessionStatusOutcome } from '@/server/ksef/outcomes';
 import { getInvoiceUpo, getSessionStatus, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError } from '@/server/ksef-connection/access-token';
+import { loadKsefCredential } from '@/server/ksef-connection/credentials';
+import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { pollDelayMs } from './backoff';
 import { batchDocuments } from './batch-state';
-import { loadKsefCredential } from '@/server/ksef-connection/credentials';
 import { NOT_SENT, requeueDocument, sendAgain } from './document-outcomes';
-import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { accept, goneOr, isOurOwnXml, reject, settleGone } from './poll-status';
 
 const UPO_CONCURRENCY = 16;

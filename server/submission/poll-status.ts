@@ -15,12 +15,12 @@ import { KsefApiError } from '@/server/ksef/http';
 import { invoiceStatusOutcome, requestOutcome } from '@/server/ksef/outcomes';
 import { getInvoiceStatus, getInvoiceUpo, listSessionInvoices, type InvoiceStatus } from '@/server/ksef/online-session';
 import { accessTokenFor, CredentialRefusedError, forgetAccessToken } from '@/server/ksef-connection/access-token';
-import { NOT_SENT, requeueDocument, sendAgain } from './document-outcomes';
-import { findOurInvoice, GONE_NOT_FOUND } from './reconcile-gone';
-import { pollDelayMs } from './backoff';
 import { loadKsefCredential } from '@/server/ksef-connection/credentials';
 import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { selectDocuments } from '@/server/documents/load-document';
+import { NOT_SENT, requeueDocument, sendAgain } from './document-outcomes';
+import { findOurInvoice, GONE_NOT_FOUND } from './reconcile-gone';
+import { pollDelayMs } from './backoff';
 
 /** From this many undecided documents on, a poll reads the session's invoice list (a few requests per 1,000) instead of one status each. */
 const LIST_FROM = 4;

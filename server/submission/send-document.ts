@@ -11,6 +11,7 @@ import { KsefApiError } from '@/server/ksef/http';
 import { requestOutcome } from '@/server/ksef/outcomes';
 import { listSessionInvoices, sendInvoice, type OnlineSession } from '@/server/ksef/online-session';
 import { CredentialRefusedError, forgetAccessToken } from '@/server/ksef-connection/access-token';
+import { log } from '@/server/observability/log';
 import { firstPollAt, retryDelaySeconds } from './backoff';
 import { ensureDocumentXml } from './document-xml';
 import { claimForSending, moveClaim } from './claim';
@@ -26,7 +27,6 @@ import {
 } from './document-outcomes';
 import { onlineSessionFor, retireSession } from './online-session-store';
 import { settleIssueDate } from './settle-issue-date';
-import { log } from '@/server/observability/log';
 
 /** What a send step carries from document to document of its lane: one access token, one online session. */
 export type Step = { db: Db; scope: Scope; client: KsefClient; token: string; seller: Seller; now: Date };

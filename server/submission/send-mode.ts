@@ -1,7 +1,7 @@
 import { config } from '@/server/config';
 import type { LimitValues } from '@/server/ksef-connection/rate-limits';
-import { KSEF_MAX_BATCH } from './send-batch';
 import type { WindowUsage } from '@/server/ksef-connection/throttle';
+import { KSEF_MAX_BATCH } from './send-batch';
 
 export type SendMode = 'interactive' | 'batch';
 

@@ -3,9 +3,9 @@ import type { Db } from '@/server/db/client';
 import { inScope, type Scope } from '@/server/db/scope';
 import { documents, type KsefEnvironment } from '@/server/db/schema';
 import { KSEF_GROUPS, ksefLimitsFor, type KsefGroup } from '@/server/ksef-connection/rate-limits';
-import { chooseSendMode, type SendMode } from './send-mode';
 import { limiterOf, readBlocks, readWindowUsage, type WindowUsage } from '@/server/ksef-connection/throttle';
 import { log } from '@/server/observability/log';
+import { chooseSendMode, type SendMode } from './send-mode';
 import { readKsefAccount, type KsefAccount } from './sending-scope';
 
 export type SendingWindow = { group: KsefGroup; perSecond: number | null; perMinute: number | null; perHour: number | null; used: WindowUsage };

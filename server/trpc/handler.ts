@@ -1,8 +1,8 @@
 import 'server-only';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { db } from '@/server/db/client';
-import { appRouter } from './root';
 import { readDashboardSession } from '@/server/auth/dashboard-session';
+import { appRouter } from './root';
 
 /** A state-changing call from another site is refused before it runs: sessions ride on cookies. */
 function crossSite(req: Request): boolean {

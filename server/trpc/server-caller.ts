@@ -1,8 +1,8 @@
 import 'server-only';
 import { cache } from 'react';
 import { db } from '@/server/db/client';
-import { createCallerFactory } from './init';
 import { readDashboardSession } from '@/server/auth/dashboard-session';
+import { createCallerFactory } from './init';
 import { appRouter } from './root';
 
 const createCaller = createCallerFactory(appRouter);

@@ -3,12 +3,12 @@ import type { Db } from '@/server/db/client';
 import { events, webhookDeliveries, webhookEndpoints } from '@/server/db/schema';
 import { enqueue } from '@/server/jobs/enqueue';
 import type { JobPayload } from '@/server/jobs/registry';
-import { nextAttemptAt } from './retry-schedule';
-import { sendWebhook, type SendResult } from './send-webhook';
-import { unsealWebhookSecret } from './webhook-secret';
 import { reportFailure } from '@/server/observability/failures';
 import { log } from '@/server/observability/log';
 import { metrics } from '@/server/observability/metrics';
+import { nextAttemptAt } from './retry-schedule';
+import { sendWebhook, type SendResult } from './send-webhook';
+import { unsealWebhookSecret } from './webhook-secret';
 
 /** `manual` marks a resend from the dashboard, which is tried once. */
 export type DeliveryJob = JobPayload<'webhook_deliver'>;

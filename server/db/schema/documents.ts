@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { accounts } from './accounts';
 import { OUTAGE_MODES } from '@/server/outage/mode-names';
 import type { TemplateParams } from '@/server/template';
+import { accounts } from './accounts';
 import { documentKindEnum, documentStatusEnum, ksefEnvironmentEnum, modeEnum } from './enums';
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
 import type { NormalizedLine, NormalizedOrder } from '@/server/orders/types';
+import { normalizedOrder } from '@/test/fixtures/normalized-order';
 import { buildCorrectionXml } from './build-correction';
 import { buildInvoiceXml } from './build-invoice';
 import { checkCorrectionFits, correctionSizeBound, invoiceSizeBound, KSEF_MAX_INVOICE_BYTES } from './size';
 import { checkInvoiceFits } from './size-estimate';
-import { normalizedOrder } from '@/test/fixtures/normalized-order';
 
 const line = (i: number, name: string): NormalizedLine => ({
   ref: null,

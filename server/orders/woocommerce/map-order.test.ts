@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
 import { warsawDate } from '@/server/calendar/dates';
 import { computeTotals } from '@/server/orders/totals';
-import { mapShopplatformOrder } from './map-order';
 import { feeLine, fixtureOrder4817, type ItemSpec, lineItem, shippingLine, wcOrder, wcOrder4830Eur } from '@/test/fixtures/wc-payloads';
+import { mapShopplatformOrder } from './map-order';
 
 function errorOf(fn: () => unknown): { code: string; param: string | undefined } {
   try {

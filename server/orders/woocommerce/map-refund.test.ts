@@ -2,9 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { AppError } from '@/server/errors';
 import { formatGrosze } from '@/server/orders/money';
 import { computeCorrection } from '@/server/orders/totals';
+import { feeLine, fixtureOrder4817, fixtureRefund4822, wcOrder } from '@/test/fixtures/wc-payloads';
 import { mapShopplatformOrder } from './map-order';
 import { mapShopplatformRefund } from './map-refund';
-import { feeLine, fixtureOrder4817, fixtureRefund4822, wcOrder } from '@/test/fixtures/wc-payloads';
 
 function errorOf(fn: () => unknown): { code: string; param: string | undefined } {
   try {
