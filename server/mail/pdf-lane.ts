@@ -37,18 +37,42 @@ export async function renderLane(db: Db, scope: Scope): Promise<void> {
     where d.account_id = ${scope.accountId} and d.mode = ${scope.mode} and ${NEEDS_PDF}
       and (d.pdf_retry_at is null or d.pdf_retry_at <= now())
     order by d.seq limit ${PDF_LANE_BOUND + 1}`);
-  const mailer = laneMailer(db);
+  const mails = mailInTurn(laneMailer(db));
   let done = 0;
   for (const { id } of todo.slice(0, PDF_LANE_BOUND)) {
     if (performance.now() - started > PDF_LANE_BUDGET_MS) break;
     done++;
     const stored = await storeDocumentPdf(db, id, { mail: 'inline' }).catch((err: unknown) => recordRenderFailure(db, id, err));
-    if (stored === 'mail_pending') await mailer.send(id);
+    if (stored === 'mail_pending') mails.add(id);
   }
+  await mails.finished();
   if (done < todo.length) return enqueue(db, 'pdf_render', scope);
   const [next] = await db.execute<{ at: string | null }>(sql`select min(d.pdf_retry_at) as at from documents d
     where d.account_id = ${scope.accountId} and d.mode = ${scope.mode} and ${NEEDS_PDF} and d.pdf_retry_at > now()`);
   if (next?.at) await enqueue(db, 'pdf_render', scope, { runAt: new Date(next.at) });
+}
+
+/**
+ * The run's e-mails one after another (a refusal stops the rest: laneMailer), while the next PDF renders: the SMTP
+ * round trip overlaps the render's CPU instead of adding to it. A database error is the run's failure, at the end.
+ */
+function mailInTurn(mailer: ReturnType<typeof laneMailer>) {
+  let chain: Promise<void> = Promise.resolve();
+  let failure: { err: unknown } | undefined;
+  return {
+    add(documentId: string): void {
+      chain = chain
+        .then(() => mailer.send(documentId))
+        .then(
+          () => undefined,
+          (err: unknown) => void (failure ??= { err }),
+        );
+    },
+    async finished(): Promise<void> {
+      await chain;
+      if (failure) throw failure.err;
+    },
+  };
 }
 
 /** Counts the failed render and sets its next try; `updated` stays: nothing the API shows has changed. */
