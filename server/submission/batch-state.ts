@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db/client';
 import { documents, ksefBatchDocuments, ksefBatches } from '@/server/db/schema';
 import { transition } from '@/server/documents/transition';
@@ -8,24 +8,18 @@ import { enqueueSend, notAnswered, requeueInTx } from './document-outcomes';
 
 export type BatchRow = typeof ksefBatches.$inferSelect;
 
-const LIVE = ['building', 'opened', 'uploaded', 'closed'] as const;
+/**
+ * A batch KSeF may still process holds the document `d` (alias): one being built, or a live one whose session the
+ * document names. Then only that batch decides the document's fate.
+ */
+export const IN_LIVE_BATCH = sql`exists (
+  select 1 from ksef_batch_documents bd join ksef_batches b on b.id = bd.batch_id
+  where bd.document_id = d.id and b.status in ('building', 'opened', 'uploaded', 'closed')
+    and (b.status = 'building' or b.reference_number = d.ksef_session_ref))`;
 
-/** Whether a batch KSeF may still process holds the document: then only that batch decides its fate. */
 export async function isInLiveBatch(db: Db | Tx, documentId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: ksefBatches.id })
-    .from(ksefBatchDocuments)
-    .innerJoin(ksefBatches, eq(ksefBatches.id, ksefBatchDocuments.batchId))
-    .innerJoin(documents, eq(documents.id, ksefBatchDocuments.documentId))
-    .where(
-      and(
-        eq(ksefBatchDocuments.documentId, documentId),
-        inArray(ksefBatches.status, [...LIVE]),
-        or(eq(ksefBatches.status, 'building'), eq(documents.ksefSessionRef, ksefBatches.referenceNumber)),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
+  const [row] = await db.execute<{ live: boolean }>(sql`select ${IN_LIVE_BATCH} as live from documents d where d.id = ${documentId}`);
+  return row?.live === true;
 }
 
 export async function batchDocuments(db: Db | Tx, batchId: string) {

@@ -3,6 +3,7 @@ import type { Db } from '@/server/db/client';
 import type { Scope } from '@/server/db/scope';
 import type { DocumentRow } from '@/server/documents/document-row';
 import { DOCUMENT_COLUMNS, documentFromSql } from '@/server/documents/load-document';
+import { IN_LIVE_BATCH } from './batch-state';
 import { claimTakeoverSeconds } from './claim';
 import { enqueueSend } from './document-outcomes';
 
@@ -16,10 +17,7 @@ export const WAITING_FOR_CREDENTIALS = ['ksef_not_connected', 'ksef_auth_failed'
  */
 export const LANE_WORK = sql`(
   (d.status = 'queued' and coalesce(d.last_error->>'code', '') not in ${WAITING_FOR_CREDENTIALS})
-  or (d.status = 'sending' and d.ksef_invoice_ref is null and not exists (
-    select 1 from ksef_batch_documents bd join ksef_batches b on b.id = bd.batch_id
-    where bd.document_id = d.id and b.status in ('building', 'opened', 'uploaded', 'closed')
-      and (b.status = 'building' or b.reference_number = d.ksef_session_ref))))
+  or (d.status = 'sending' and d.ksef_invoice_ref is null and not ${IN_LIVE_BATCH}))
   and not exists (select 1 from documents o where o.id = d.invoice_id and o.status in ('pending', 'waiting_for_plan_limit', 'queued', 'sending'))`;
 
 /**
@@ -35,6 +33,16 @@ export async function dueInLane(db: Db, lane: Scope, bound: number): Promise<Doc
     select ${DOCUMENT_COLUMNS} from documents d
     where d.account_id = ${lane.accountId} and d.mode = ${lane.mode} and ${LANE_WORK} and ${sendAt()} <= now()
     order by d.seq limit ${bound}`);
+  return rows.map(documentFromSql);
+}
+
+/** Of `ids`, the documents still unsent (queued or claimed, no KSeF reference) and held by no live batch, as they are now. */
+export async function unsentOf(db: Db, ids: string[]): Promise<DocumentRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.execute<Record<string, unknown>>(sql`
+    select ${DOCUMENT_COLUMNS} from documents d
+    where d.id in ${ids} and d.status in ('queued', 'sending') and d.ksef_invoice_ref is null and not ${IN_LIVE_BATCH}
+    order by d.seq`);
   return rows.map(documentFromSql);
 }
 

@@ -1,8 +1,7 @@
 import type { Db } from '@/server/db/client';
 import { documentError } from '@/server/documents/document-errors';
 import { loadDocument } from '@/server/documents/load-document';
-import { mayReachKsef, noticeAt } from '@/server/outage/modes';
-import { loadNotices } from '@/server/outage/notices';
+import { mayReachKsef, noticeAt, type Notice } from '@/server/outage/modes';
 import { finishDocument, postponeDocument } from './document-outcomes';
 
 /** How often a document held by a total failure without an announced end looks again. */
@@ -12,10 +11,9 @@ export const TOTAL_FAILURE_RECHECK_SECONDS = 600;
  * The send step's outage guard, asked before KSeF is: true when the document must not go to KSeF now, after
  * dealing with it. During a total failure (art. 106ng) it waits until the notice's end (or looks again in 10
  * minutes while none is announced); one issued in a total failure stays outside KSeF for good, skipped with
- * issued_outside_ksef (the buyer has it; the register marks it BFK).
+ * issued_outside_ksef (the buyer has it; the register marks it BFK). `notices` are read once per send run.
  */
-export async function heldByOutage(db: Db, documentId: string, now: Date): Promise<boolean> {
-  const notices = await loadNotices(db);
+export async function heldByOutage(db: Db, documentId: string, notices: Notice[], now: Date): Promise<boolean> {
   // no total failure was ever announced: nothing to hold, and no document was issued in one
   if (!notices.some((n) => n.mode === 'total_failure')) return false;
   // read here, not passed in: an offline-first send has just issued it, perhaps in a total failure

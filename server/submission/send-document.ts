@@ -31,9 +31,6 @@ import { settleIssueDate } from './settle-issue-date';
 /** What a send step carries from document to document of its lane: one access token, one online session. */
 export type Step = { db: Db; scope: Scope; client: KsefClient; token: string; seller: Seller; now: Date };
 
-/** Nothing of the document is in KSeF yet: queued, or claimed without an invoice reference. */
-export const isUnsent = (doc: DocumentRow) => (doc.status === 'queued' || doc.status === 'sending') && !doc.ksefInvoiceRef;
-
 /**
  * What ends a lane's run after a document's answer: KSeF's budget (`until` its window frees), an outage (`outage`:
  * the run's other documents are not answered either), a token or credential KSeF refused. Undefined: the next

@@ -7,15 +7,16 @@ import { loadDocument } from '@/server/documents/load-document';
 import { accessTokenFor, CredentialRefusedError } from '@/server/ksef-connection/access-token';
 import { ksefClientFor } from '@/server/ksef-connection/ksef-clients';
 import { log } from '@/server/observability/log';
+import type { Notice } from '@/server/outage/modes';
+import { loadNotices } from '@/server/outage/notices';
 import { retryDelaySeconds } from './backoff';
-import { isInLiveBatch } from './batch-state';
 import { finishDocument, holdWithLane, notAnswered, requeueDocument, sendAgain, waitForCredentials } from './document-outcomes';
 import { issueOffline } from './issue-offline';
-import { dueInLane, scheduleLane } from './lane-queue';
+import { dueInLane, scheduleLane, unsentOf } from './lane-queue';
 import { heldByOutage } from './outage-guard';
 import { reconcileBatches, unfinishedBatches } from './reconcile-batches';
 import { sendQueuedInBatch } from './send-batch';
-import { isUnsent, sendOnline, type Step, type Stop } from './send-document';
+import { sendOnline, type Step, type Stop } from './send-document';
 import { batchMax } from './send-mode';
 import { sendPath } from './send-path';
 import { getSendDecision, logSendingStatus } from './sending-status';
@@ -47,10 +48,10 @@ export async function sendLane(db: Db, lane: Scope, now: Date = new Date()): Pro
 
 async function runLane(db: Db, lane: Scope, now: Date): Promise<Stop | undefined> {
   const settings = await loadSendingScope(db, lane);
-  const [unfinished, due] = await Promise.all([unfinishedBatches(db, lane), dueInLane(db, lane, SEND_LANE_BOUND)]);
+  const [unfinished, due, notices] = await Promise.all([unfinishedBatches(db, lane), dueInLane(db, lane, SEND_LANE_BOUND), loadNotices(db)]);
   const checked: Ready[] = [];
   for (const doc of due) {
-    const ready = await checkPreconditions(db, doc, settings, now);
+    const ready = await checkPreconditions(db, doc, { ...settings, notices }, now);
     if (ready) checked.push(ready);
   }
   const { seller, credential } = settings;
@@ -92,7 +93,7 @@ const isBatchable = (doc: DocumentRow) => doc.status === 'queued' && !doc.ksefSe
  * the seller's data, credentials (the document waits for them). Offline-first issues the offline invoice here, so
  * the buyer has it before KSeF is asked; a total KSeF failure holds the document. Undefined: done with for now.
  */
-async function checkPreconditions(db: Db, doc: DocumentRow, settings: SendingScope, now: Date): Promise<Ready | undefined> {
+async function checkPreconditions(db: Db, doc: DocumentRow, settings: SendingScope & { notices: Notice[] }, now: Date): Promise<Ready | undefined> {
   let original: DocumentRow | null = null;
   if (doc.kind === 'correction') {
     original = (await loadDocument(db, doc.invoiceId!)) ?? null;
@@ -104,19 +105,15 @@ async function checkPreconditions(db: Db, doc: DocumentRow, settings: SendingSco
   if (!settings.seller) return void (await finishDocument(db, doc, 'skipped', documentError('seller_not_configured')));
   if (!doc.offlineKodIiUrl && settings.offline.policy === 'always') await issueOffline(db, doc.id, new Date());
   // a total KSeF failure: nothing goes to KSeF until its notice ends (server/submission/outage-guard.ts, art. 106ng)
-  if (await heldByOutage(db, doc.id, now)) return;
+  if (await heldByOutage(db, doc.id, settings.notices, now)) return;
   if (!settings.credential) return void (await waitForCredentials(db, doc, 'ksef_not_connected'));
   return { doc, original };
 }
 
-/** The run's documents as they are now, those still unsent and held by no live batch session. */
+/** The run's documents as they are now, those still unsent and held by no live batch session (one read). */
 async function stillUnsent(db: Db, ready: Ready[]): Promise<Ready[]> {
-  const out: Ready[] = [];
-  for (const r of ready) {
-    const doc = await loadDocument(db, r.doc.id);
-    if (doc && isUnsent(doc) && !(await isInLiveBatch(db, doc.id))) out.push({ ...r, doc });
-  }
-  return out;
+  const originals = new Map(ready.map((r) => [r.doc.id, r.original]));
+  return (await unsentOf(db, [...originals.keys()])).map((doc) => ({ doc, original: originals.get(doc.id)! }));
 }
 
 /**
