@@ -3,8 +3,7 @@ import type { Db } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
 import { laneKeySql, MAIL_STEP, PDF_STEP } from '@/server/jobs/registry';
 import { NEEDS_PDF } from './pdf-lane';
-
-// the registry's laneKey of the document's lane, in SQL
+import { MAILABLE } from './send-document-email';
 
 /**
  * ksef_sweep's part for PDFs and e-mails (invariant 11): a lane with a document that needs its PDF, or a pending
@@ -22,7 +21,7 @@ export async function restorePdfMailJobs(db: Db): Promise<{ pdf: number; mail: n
     union all
     select ${MAIL_STEP}::text, d.account_id, d.mode, min(coalesce(d.mail_retry_at, now())) from documents d
     where d.mail_status = 'pending' and d.updated_at < now() - interval '1 minute'
-      and (d.status = 'accepted' or (d.offline_mode and d.status in ('queued', 'sending', 'rejected')))
+      and ${MAILABLE}
       and not exists (select 1 from graphile_worker.jobs j where j.key = ${laneKeySql(MAIL_STEP, 'd')})
     group by d.account_id, d.mode
     limit 500`);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { config } from '@/server/config';
 import type { Db, DbOrTx, Tx } from '@/server/db/client';
 import { enqueue } from '@/server/jobs/enqueue';
@@ -97,6 +97,12 @@ async function record(db: Db, documentId: string, fields: DocumentPatch, outcome
  * undefined when another run got there first. One conditional UPDATE: it takes the row lock and re-checks the
  * condition under it, so two runs cannot both claim.
  */
+/**
+ * A document whose e-mail may go (columns of documents, unqualified): accepted, or an offline one while it is still
+ * on its way to KSeF (issue 17). The claim and the sweep (restore-lane-jobs.ts) both ask this.
+ */
+export const MAILABLE = sql.raw(`(status = 'accepted' or (offline_mode and status in ('queued', 'sending', 'rejected')))`);
+
 async function claim(db: Db, documentId: string): Promise<number | undefined> {
   const claimed = await db
     .update(documents)
@@ -107,14 +113,7 @@ async function claim(db: Db, documentId: string): Promise<number | undefined> {
       mailAttempts: sql`${documents.mailAttempts} + 1`,
       updatedAt: nextUpdatedAt(),
     })
-    .where(
-      and(
-        eq(documents.id, documentId),
-        eq(documents.mailStatus, 'pending'),
-        // an offline document is mailed while it is still on its way to KSeF (issue 17)
-        or(eq(documents.status, 'accepted'), and(eq(documents.offlineMode, true), inArray(documents.status, ['queued', 'sending', 'rejected']))),
-      ),
-    )
+    .where(and(eq(documents.id, documentId), eq(documents.mailStatus, 'pending'), MAILABLE))
     .returning({ attempts: documents.mailAttempts });
   return claimed[0]?.attempts;
 }
